@@ -1,0 +1,56 @@
+/** `agent call <tool> [json-args] [--json]`: one tool through the full gate. */
+import { AgentError, ExitCode } from "../errors.js";
+import type { CliContext } from "./context.js";
+import { printJson } from "./format.js";
+import { parseSubArgs } from "./main.js";
+
+const USAGE = `Usage: agent call <tool> [json-args] [--json]
+
+Runs one tool through the full gate (schema, permission, timeout, output cap, audit).
+json-args is a JSON object; "-" reads it from stdin. With --json, prints {ok, output, error?, truncated?}.
+Exit codes: 0 ok, 1 the tool failed or timed out, 2 bad arguments, 3 denied by permission.`;
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function run(args: string[], ctx: CliContext): Promise<number> {
+  const parsed = parseSubArgs(args, { json: { type: "boolean" } }, USAGE);
+  if (!parsed) return 0;
+  const [name, rawArgs, ...extra] = parsed.positionals;
+  if (!name) throw new AgentError("E_USAGE", `missing tool name.\n${USAGE}`);
+  if (extra.length) throw new AgentError("E_USAGE", `unexpected arguments after the JSON: ${extra.join(" ")}. Quote the JSON as one argument.`);
+  let input: unknown = {};
+  const text = rawArgs === "-" ? await readStdin() : rawArgs;
+  if (text !== undefined && text.trim() !== "") {
+    try {
+      input = JSON.parse(text);
+    } catch (err) {
+      throw new AgentError("E_USAGE", `json-args is not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  const host = await ctx.openHost({ quiet: !!parsed.values.json, interactive: rawArgs !== "-" });
+  try {
+    const controller = new AbortController();
+    const result = await host.tools.call(name, input, { signal: controller.signal });
+    if (parsed.values.json) {
+      const out: Record<string, unknown> = { ok: result.ok, output: result.output };
+      if (result.error) out.error = result.error;
+      if (result.truncated) out.truncated = true;
+      if (result.structured !== undefined) out.structured = result.structured;
+      printJson(out);
+    } else if (result.ok) {
+      process.stdout.write(result.output.endsWith("\n") || result.output === "" ? result.output : `${result.output}\n`);
+    } else {
+      process.stderr.write(`${result.output}\n`);
+    }
+    if (result.ok) return ExitCode.OK;
+    if (result.outcome === "denied") return ExitCode.DENIED;
+    if (result.error?.code === "E_TOOL_NOT_FOUND" || result.outcome === "invalid") return ExitCode.USAGE;
+    return ExitCode.FAILED;
+  } finally {
+    await host.close();
+  }
+}

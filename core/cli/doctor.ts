@@ -1,0 +1,49 @@
+/** `agent doctor`: config, plugins, tools and the problems found. Exit 1 when there are problems. */
+import type { CliContext } from "./context.js";
+import { parseSubArgs } from "./main.js";
+import { version } from "./context.js";
+
+export async function run(args: string[], ctx: CliContext): Promise<number> {
+  const parsed = parseSubArgs(args, { json: { type: "boolean" } }, "Usage: agent doctor [--json]", false);
+  if (!parsed) return 0;
+  const host = await ctx.openHost({ interactive: false, quiet: true });
+  try {
+    const bySource = new Map<string, number>();
+    for (const t of host.tools.list()) bySource.set(t.source, (bySource.get(t.source) ?? 0) + 1);
+    const report = {
+      version: version(),
+      node: process.version,
+      cwd: host.cwd,
+      projectRoot: host.workspace.root,
+      configFiles: host.configFiles,
+      permissionMode: host.permissionMode,
+      model: host.config.model ?? null,
+      providers: host.providers.list().map((p) => p.name),
+      plugins: host.plugins.map((p) => ({ name: p.name, status: p.status, error: p.error })),
+      tools: Object.fromEntries(bySource),
+      commands: host.commands.list().length,
+      skills: host.skills.list().length,
+      problems: host.problems.map((p) => p.message),
+    };
+    if (parsed.values.json) {
+      process.stdout.write(JSON.stringify(report, null, 2) + "\n");
+      return report.problems.length ? 1 : 0;
+    }
+    const ok = (b: boolean) => (b ? "ok  " : "FAIL");
+    const out: string[] = [];
+    out.push(`agent ${report.version} on Node ${report.node}`);
+    out.push(`project root: ${report.projectRoot}`);
+    out.push(`${ok(true)} config: ${report.configFiles.length ? report.configFiles.join(", ") : "no config files (defaults)"}`);
+    out.push(`${ok(!!report.model)} model: ${report.model ?? "none configured (set model: \"provider:model\" in config, --model, or AGENT_MODEL)"}`);
+    for (const p of report.plugins) out.push(`${ok(p.status === "loaded")} plugin ${p.name}${p.error ? `: ${p.error}` : ""}`);
+    out.push(`tools: ${[...bySource].map(([s, n]) => `${s} ${n}`).join(", ") || "none"}`);
+    out.push(`permission mode: ${report.permissionMode}`);
+    if (report.problems.length) {
+      out.push("", `${report.problems.length} problem(s):`, ...report.problems.map((p) => `  - ${p}`));
+    } else out.push("", "No problems found.");
+    process.stdout.write(out.join("\n") + "\n");
+    return report.problems.length ? 1 : 0;
+  } finally {
+    await host.close();
+  }
+}

@@ -1,0 +1,266 @@
+/**
+ * Config loading: cosmiconfig with a short explicit list of search places, from the cwd up to the
+ * project root; the user config (`~/.config/agent/config.{json,yaml}`) merges under it; `.mcp.json`
+ * at the project root adds MCP servers. Every file is validated on its own so errors name the file.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
+import { AgentConfigSchema, type AgentConfig } from "./config-schema.js";
+import { ConfigError, errorMessage } from "./errors.js";
+import type { z } from "zod";
+
+export const CONFIG_SEARCH_PLACES = [
+  "agent.config.ts",
+  "agent.config.mts",
+  "agent.config.js",
+  "agent.config.mjs",
+  ".agentrc",
+  ".agentrc.json",
+  ".agentrc.yaml",
+  ".agentrc.yml",
+  "package.json",
+];
+
+export interface LoadedConfig {
+  config: AgentConfig;
+  /** Files read, in merge order (user config first, project config, `.mcp.json`). */
+  files: string[];
+  /** Folder of the project config file, or the project root when there is none. */
+  configDir: string;
+  /** Where npm plugin names are resolved from, in order. */
+  pluginBaseDirs: string[];
+  /** The project root: the config file's folder, else the nearest folder with .git or package.json, else the cwd. */
+  projectRoot: string;
+}
+
+export interface LoadConfigOptions {
+  cwd: string;
+  /** Extra config merged over the files (e.g. from `createHost({ config })`). */
+  overrides?: AgentConfig;
+  /** Folder of the user config; default `$AGENT_CONFIG_HOME` or `$XDG_CONFIG_HOME/agent` or `~/.config/agent`. `false` skips it. */
+  userConfigDir?: string | false;
+  /** Read files at all (project config, user config, `.mcp.json`); default true. */
+  readFiles?: boolean;
+}
+
+export function defaultUserConfigDir(): string {
+  if (process.env.AGENT_CONFIG_HOME) return process.env.AGENT_CONFIG_HOME;
+  const xdg = process.env.XDG_CONFIG_HOME || path.join(homedir(), ".config");
+  return path.join(xdg, "agent");
+}
+
+function findProjectMarkerDir(cwd: string): string | undefined {
+  let dir = cwd;
+  for (;;) {
+    if (existsSync(path.join(dir, ".git")) || existsSync(path.join(dir, "package.json"))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** Turn zod issues into `key.path: message` lines. */
+export function zodIssues(error: z.ZodError): { path: string; message: string }[] {
+  return error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
+}
+
+function formatPath(p: readonly PropertyKey[]): string {
+  let out = "";
+  for (const k of p) {
+    if (typeof k === "number") out += `[${k}]`;
+    else out += out ? `.${String(k)}` : String(k);
+  }
+  return out;
+}
+
+async function tsLoader(filepath: string): Promise<unknown> {
+  const { createJiti } = await import("jiti");
+  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: true });
+  return jiti.import(filepath, { default: true });
+}
+
+async function loadFile(filepath: string): Promise<unknown> {
+  const { cosmiconfig } = await import("cosmiconfig");
+  const explorer = cosmiconfig("agent", {
+    searchPlaces: [],
+    loaders: { ".ts": tsLoader, ".mts": tsLoader, ".js": tsLoader, ".mjs": tsLoader, ".cjs": tsLoader },
+    cache: false,
+  });
+  const result = await explorer.load(filepath);
+  return result?.config ?? {};
+}
+
+/** Search one folder for a project config file; `package.json` counts only when it has an `agent` key. */
+function findConfigIn(dir: string): string | undefined {
+  for (const name of CONFIG_SEARCH_PLACES) {
+    const file = path.join(dir, name);
+    if (!existsSync(file)) continue;
+    try {
+      if (!statSync(file).isFile()) continue;
+    } catch {
+      continue;
+    }
+    if (name === "package.json") {
+      try {
+        const pkg = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+        if (pkg && typeof pkg === "object" && "agent" in pkg) return file;
+      } catch (err) {
+        throw new ConfigError(file, [{ path: "", message: `could not be parsed as JSON: ${errorMessage(err)}` }]);
+      }
+      continue;
+    }
+    return file;
+  }
+  return undefined;
+}
+
+async function readAndValidate(file: string): Promise<AgentConfig> {
+  let raw: unknown;
+  try {
+    raw = await loadFile(file);
+  } catch (err) {
+    throw new ConfigError(file, [{ path: "", message: `could not be loaded: ${firstLine(errorMessage(err))}` }]);
+  }
+  if (raw === null || raw === undefined) raw = {};
+  if (typeof raw !== "object" || Array.isArray(raw)) {
+    throw new ConfigError(file, [{ path: "", message: `expected an object, got ${Array.isArray(raw) ? "an array" : typeof raw}` }]);
+  }
+  const parsed = AgentConfigSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(file, zodIssues(parsed.error));
+  return absolutize(parsed.data, path.dirname(file));
+}
+
+function firstLine(s: string): string {
+  return s.split("\n").find((l) => l.trim()) ?? s;
+}
+
+/** Relative paths in a config file are relative to that file: make them absolute before merging. */
+function absolutize(config: AgentConfig, dir: string): AgentConfig {
+  const rel = (p: string) => (isLocalPath(p) ? path.resolve(dir, p) : p);
+  const out: AgentConfig = { ...config };
+  if (config.plugins) {
+    out.plugins = config.plugins.map((entry) => {
+      if (typeof entry === "string") return rel(entry);
+      if (Array.isArray(entry)) return [rel(entry[0]), entry[1]] as [string, Record<string, unknown>];
+      return entry;
+    });
+  }
+  if (config.workspace?.roots) out.workspace = { ...config.workspace, roots: config.workspace.roots.map((r) => path.resolve(dir, r)) };
+  if (config.skills?.paths) out.skills = { ...config.skills, paths: config.skills.paths.map((p) => path.resolve(dir, p)) };
+  return out;
+}
+
+export function isLocalPath(spec: string): boolean {
+  return spec.startsWith("./") || spec.startsWith("../") || spec === "." || spec === ".." || path.isAbsolute(spec);
+}
+
+const CONCAT_PATHS = new Set(["plugins", "permissions.allow", "permissions.ask", "permissions.deny", "workspace.roots", "skills.paths"]);
+
+/** Deep-merge `over` onto `under`: objects merge, listed arrays concatenate (deduplicated), everything else is replaced. */
+export function mergeConfig(under: AgentConfig, over: AgentConfig, prefix = ""): AgentConfig {
+  const out: Record<string, unknown> = { ...under };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    const keyPath = prefix ? `${prefix}.${key}` : key;
+    const prev = out[key];
+    if (Array.isArray(value) && Array.isArray(prev) && CONCAT_PATHS.has(keyPath)) {
+      const seen = new Set<string>();
+      out[key] = [...prev, ...value].filter((v) => {
+        if (typeof v !== "string") return true;
+        if (seen.has(v)) return false;
+        seen.add(v);
+        return true;
+      });
+    } else if (isPlainObject(value) && isPlainObject(prev) && !isPluginLike(value)) {
+      out[key] = mergeConfig(prev as AgentConfig, value as AgentConfig, keyPath);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out as AgentConfig;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+}
+function isPluginLike(v: Record<string, unknown>): boolean {
+  return typeof v.run === "function" || typeof v.setup === "function";
+}
+
+async function readUserConfig(dir: string): Promise<{ file: string; config: AgentConfig } | undefined> {
+  for (const name of ["config.json", "config.yaml", "config.yml"]) {
+    const file = path.join(dir, name);
+    if (existsSync(file)) return { file, config: await readAndValidate(file) };
+  }
+  return undefined;
+}
+
+/** `.mcp.json`: `{ "mcpServers": { ... } }`, as Claude Code, Cursor and Claude Desktop write it. */
+function readMcpJson(file: string): Record<string, Record<string, unknown>> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new ConfigError(file, [{ path: "", message: `could not be parsed as JSON: ${errorMessage(err)}` }]);
+  }
+  if (!isPlainObject(raw)) throw new ConfigError(file, [{ path: "", message: "expected an object with an \"mcpServers\" key" }]);
+  const servers = raw.mcpServers ?? {};
+  if (!isPlainObject(servers)) throw new ConfigError(file, [{ path: "mcpServers", message: "expected an object of server entries" }]);
+  for (const [name, entry] of Object.entries(servers)) {
+    if (!isPlainObject(entry)) {
+      throw new ConfigError(file, [{ path: `mcpServers.${name}`, message: "expected an object like { \"command\": ..., \"args\": [...] } or { \"url\": ... }" }]);
+    }
+  }
+  return servers as Record<string, Record<string, unknown>>;
+}
+
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  const cwd = path.resolve(options.cwd);
+  const markerDir = findProjectMarkerDir(cwd);
+  const stopDir = markerDir ?? cwd;
+  let projectFile: string | undefined;
+  const readFiles = options.readFiles !== false;
+  for (let dir = cwd; readFiles; dir = path.dirname(dir)) {
+    projectFile = findConfigIn(dir);
+    if (projectFile || dir === stopDir || path.dirname(dir) === dir) break;
+  }
+
+  const files: string[] = [];
+  let config: AgentConfig = {};
+  const pluginBaseDirs: string[] = [];
+
+  const userDir = !readFiles ? false : options.userConfigDir === undefined ? defaultUserConfigDir() : options.userConfigDir;
+  if (userDir) {
+    const user = await readUserConfig(userDir);
+    if (user) {
+      files.push(user.file);
+      config = mergeConfig(config, user.config);
+    }
+  }
+
+  const configDir = projectFile ? path.dirname(projectFile) : stopDir;
+  if (projectFile) {
+    files.push(projectFile);
+    config = mergeConfig(config, await readAndValidate(projectFile));
+  }
+  pluginBaseDirs.push(configDir);
+  if (userDir) pluginBaseDirs.push(userDir);
+
+  const projectRoot = configDir;
+  const mcpFile = path.join(projectRoot, ".mcp.json");
+  if (readFiles && existsSync(mcpFile)) {
+    const servers = readMcpJson(mcpFile);
+    files.push(mcpFile);
+    // The agent config wins over .mcp.json for a server defined in both.
+    config = { ...config, mcpServers: { ...servers, ...(config.mcpServers ?? {}) } };
+  }
+
+  if (options.overrides) {
+    const parsed = AgentConfigSchema.safeParse(options.overrides);
+    if (!parsed.success) throw new ConfigError("createHost({ config })", zodIssues(parsed.error));
+    config = mergeConfig(config, absolutize(parsed.data, cwd));
+  }
+
+  return { config, files, configDir, pluginBaseDirs, projectRoot };
+}

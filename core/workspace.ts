@@ -1,0 +1,70 @@
+/**
+ * The workspace: the folders tools may touch. Paths are resolved lexically, then through the real
+ * path of the deepest existing ancestor, so `..`, absolute paths and symlinks cannot lead outside.
+ */
+import { realpathSync } from "node:fs";
+import path from "node:path";
+import { AgentError } from "./errors.js";
+import type { Workspace } from "./types.js";
+
+function realpathOrSelf(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+/** Real path of `p`, following symlinks, for paths that may not exist yet (their nearest existing ancestor is resolved). */
+function realpathDeep(p: string): string {
+  const missing: string[] = [];
+  let cur = p;
+  for (;;) {
+    try {
+      const real = realpathSync.native(cur);
+      return missing.length ? path.join(real, ...missing.reverse()) : real;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw err;
+      const parent = path.dirname(cur);
+      if (parent === cur) return p;
+      missing.push(path.basename(cur));
+      cur = parent;
+    }
+  }
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+export function createWorkspace(root: string, extraRoots: readonly string[] = []): Workspace {
+  const realRoot = realpathOrSelf(path.resolve(root));
+  const roots = [realRoot, ...extraRoots.map((r) => realpathOrSelf(path.resolve(r)))];
+  return Object.freeze({
+    root: realRoot,
+    roots: Object.freeze(roots),
+    resolve(p: string): string {
+      if (typeof p !== "string" || p.length === 0) throw new AgentError("E_PATH_OUTSIDE_WORKSPACE", "Path is empty.");
+      if (p.includes("\0")) throw new AgentError("E_PATH_OUTSIDE_WORKSPACE", "Path contains a NUL byte.");
+      // `~` is not expanded: a model asking for `~/x` gets a folder named `~` in the workspace, not $HOME.
+      const abs = path.resolve(realRoot, p);
+      const real = realpathDeep(abs);
+      if (!roots.some((r) => isInside(real, r))) {
+        const lexicallyInside = [path.resolve(root), ...roots].some((r) => isInside(abs, r));
+        const why = lexicallyInside ? "it resolves through a symlink to" : "it is";
+        throw new AgentError(
+          "E_PATH_OUTSIDE_WORKSPACE",
+          `Path "${p}" is outside the workspace: ${why} ${real}, and tools may only touch ${roots.join(", ")}. ` +
+            `Add the folder to workspace.roots in the config to allow it.`,
+        );
+      }
+      return real;
+    },
+    relative(abs: string): string {
+      const rel = path.relative(realRoot, abs);
+      return rel === "" ? "." : rel;
+    },
+  });
+}

@@ -1,0 +1,245 @@
+/**
+ * demo-server — a tiny, well-behaved MCP server for trying out agent-host.
+ *
+ * Tools (all pure and read-only):
+ *   echo  {text: string}          -> the same text
+ *   add   {a: number, b: number}  -> the sum, as text and as structuredContent {sum}
+ *   upper {text: string}          -> the text in upper case
+ *
+ * Run modes:
+ *   demo-server                 stdio (the default; stdout is the protocol channel)
+ *   demo-server --http <port>   Streamable HTTP on http://127.0.0.1:<port>/mcp
+ *                               (`--http 0` picks a free port; the real one is printed)
+ *
+ * All diagnostics go to stderr. In stdio mode, anything written to stdout that
+ * is not a JSON-RPC message would corrupt the protocol stream.
+ *
+ * Built by tsup to dist/demo-server.js; during development run it with
+ * `npx jiti examples/demo-server/server.ts [--http 0]`.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+
+const NAME = "demo-server";
+const VERSION = "0.1.0";
+/** Largest POST body we are willing to buffer (matches the SDK's own default). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+function log(message: string): void {
+  process.stderr.write(`${NAME} ${message}\n`);
+}
+
+/** Builds a fresh server with the demo tools. One per stdio process or per HTTP session. */
+function createDemoServer(): McpServer {
+  const server = new McpServer({ name: NAME, version: VERSION });
+
+  server.registerTool(
+    "echo",
+    {
+      title: "Echo",
+      description: "Returns the given text unchanged. Useful for checking that a tool round-trip works.",
+      inputSchema: { text: z.string().describe("The text to send back") },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ text }) => ({ content: [{ type: "text", text }] }),
+  );
+
+  server.registerTool(
+    "add",
+    {
+      title: "Add two numbers",
+      description: "Adds two numbers and returns the sum, both as text and as structured content {sum}.",
+      inputSchema: {
+        a: z.number().describe("The first addend"),
+        b: z.number().describe("The second addend"),
+      },
+      outputSchema: { sum: z.number().describe("a + b") },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ a, b }) => {
+      const sum = a + b;
+      return { content: [{ type: "text", text: String(sum) }], structuredContent: { sum } };
+    },
+  );
+
+  server.registerTool(
+    "upper",
+    {
+      title: "Upper-case",
+      description: "Returns the given text converted to upper case.",
+      inputSchema: { text: z.string().describe("The text to convert") },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ text }) => ({ content: [{ type: "text", text: text.toUpperCase() }] }),
+  );
+
+  return server;
+}
+
+/** Parses argv: returns the port for `--http <port>` / `--http=<port>`, or undefined for stdio. */
+function parseHttpPort(argv: readonly string[]): number | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    let value: string | undefined;
+    if (arg === "--http") value = argv[i + 1];
+    else if (arg.startsWith("--http=")) value = arg.slice("--http=".length);
+    else continue;
+    const port = Number(value);
+    if (value === undefined || !Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new Error(`--http needs a port number between 0 and 65535, got ${JSON.stringify(value)}`);
+    }
+    return port;
+  }
+  return undefined;
+}
+
+async function runStdio(): Promise<void> {
+  const server = createDemoServer();
+  const transport = new StdioServerTransport();
+  const shutdown = async (signal: string): Promise<void> => {
+    log(`received ${signal}, shutting down`);
+    await server.close().catch(() => {});
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  // When the client closes our stdin, there is nobody left to talk to.
+  process.stdin.once("end", () => void shutdown("stdin end"));
+  await server.connect(transport);
+  log("running on stdio");
+}
+
+function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+/** Reads and JSON-parses a request body, refusing bodies larger than MAX_BODY_BYTES. */
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > MAX_BODY_BYTES) throw new RangeError("request body too large");
+    chunks.push(buf);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+}
+
+async function runHttp(port: number): Promise<void> {
+  /** Live sessions: one transport (and one McpServer) per mcp-session-id. */
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (url.pathname !== "/mcp") {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found; the MCP endpoint is /mcp\n");
+      return;
+    }
+    const header = req.headers["mcp-session-id"];
+    const sessionId = Array.isArray(header) ? header[0] : header;
+
+    if (req.method === "POST") {
+      let body: unknown;
+      try {
+        body = await readJsonBody(req);
+      } catch (err) {
+        if (err instanceof RangeError) sendJsonRpcError(res, 413, -32600, "Request body too large");
+        else sendJsonRpcError(res, 400, -32700, "Parse error: invalid JSON");
+        return;
+      }
+      const existing = sessionId !== undefined ? sessions.get(sessionId) : undefined;
+      if (existing) {
+        await existing.handleRequest(req, res, body);
+        return;
+      }
+      if (sessionId === undefined && isInitializeRequest(body)) {
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (id) => {
+            sessions.set(id, transport);
+            log(`session ${id} opened`);
+          },
+        });
+        transport.onclose = () => {
+          const id = transport.sessionId;
+          if (id !== undefined && sessions.delete(id)) log(`session ${id} closed`);
+        };
+        const server = createDemoServer();
+        await server.connect(transport);
+        await transport.handleRequest(req, res, body);
+        return;
+      }
+      if (sessionId !== undefined) sendJsonRpcError(res, 404, -32001, "Session not found");
+      else sendJsonRpcError(res, 400, -32000, "Bad Request: no valid session ID provided");
+      return;
+    }
+
+    if (req.method === "GET" || req.method === "DELETE") {
+      const existing = sessionId !== undefined ? sessions.get(sessionId) : undefined;
+      if (!existing) {
+        if (sessionId !== undefined) sendJsonRpcError(res, 404, -32001, "Session not found");
+        else sendJsonRpcError(res, 400, -32000, "Bad Request: missing mcp-session-id header");
+        return;
+      }
+      await existing.handleRequest(req, res);
+      return;
+    }
+
+    res.writeHead(405, { allow: "GET, POST, DELETE", "content-type": "text/plain" }).end("method not allowed\n");
+  }
+
+  const httpServer = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      log(`error handling ${req.method} ${req.url}: ${err instanceof Error ? err.stack : String(err)}`);
+      sendJsonRpcError(res, 500, -32603, "Internal server error");
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(port, "127.0.0.1", () => {
+      httpServer.off("error", reject);
+      resolve();
+    });
+  });
+  const actualPort = (httpServer.address() as AddressInfo).port;
+  log(`listening on http://127.0.0.1:${actualPort}/mcp`);
+
+  let closing = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    log(`received ${signal}, shutting down`);
+    // Closing each transport ends its open SSE streams so the HTTP server can finish.
+    await Promise.allSettled([...sessions.values()].map((t) => t.close()));
+    sessions.clear();
+    httpServer.closeAllConnections();
+    httpServer.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 2000).unref();
+  };
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+async function main(): Promise<void> {
+  const port = parseHttpPort(process.argv.slice(2));
+  if (port === undefined) await runStdio();
+  else await runHttp(port);
+}
+
+main().catch((err: unknown) => {
+  log(`fatal: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

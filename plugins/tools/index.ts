@@ -1,0 +1,2 @@
+import { definePlugin } from "../../core/index.js";
+export default definePlugin({ name: "tools" });
