@@ -151,7 +151,8 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
     workspace,
     emit,
     rules: compileRules(config.permissions),
-    configFileHint: loaded.files.find((f) => !f.endsWith(".mcp.json")) ?? path.join(loaded.configDir, "agent.config.ts"),
+    configFileHint:
+      loaded.files.findLast((f) => !f.endsWith(".mcp.json")) ?? `a config file such as ${path.join(loaded.configDir, ".agentrc.json")}`,
     defaults: {
       timeoutMs: config.tools?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxOutputBytes: config.tools?.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,

@@ -62,9 +62,10 @@ export interface ToolDefinition<I = any> {
   maxOutputBytes?: number;
   /**
    * The string that `permissions` rules with a parenthesised pattern match against,
-   * e.g. the command for `run_command(npm test:*)` or the path for `write_file(src/**)`.
+   * e.g. the command for `run_command(npm test:*)` or the path for `write_file(src/*)`. Return several
+   * (e.g. each part of `a && b`): allow rules must match all of them, deny and ask rules any.
    */
-  permissionSubject?(input: I): string | undefined;
+  permissionSubject?(input: I): string | string[] | undefined;
   /** Shown in `agent tools` and the audit log instead of the plugin name (e.g. `mcp:github`). */
   source?: string;
   /** Free-form data for plugins (e.g. the original MCP tool name). Never sent to the model. */

@@ -2,7 +2,7 @@
  * The workspace: the folders tools may touch. Paths are resolved lexically, then through the real
  * path of the deepest existing ancestor, so `..`, absolute paths and symlinks cannot lead outside.
  */
-import { realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { AgentError } from "./errors.js";
 import type { Workspace } from "./types.js";
@@ -15,23 +15,29 @@ function realpathOrSelf(p: string): string {
   }
 }
 
-/** Real path of `p`, following symlinks, for paths that may not exist yet (their nearest existing ancestor is resolved). */
-function realpathDeep(p: string): string {
-  const missing: string[] = [];
-  let cur = p;
-  for (;;) {
-    try {
-      const real = realpathSync.native(cur);
-      return missing.length ? path.join(real, ...missing.reverse()) : real;
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR") throw err;
-      const parent = path.dirname(cur);
-      if (parent === cur) return p;
-      missing.push(path.basename(cur));
-      cur = parent;
-    }
+/**
+ * Real path of `p`, following symlinks, for paths that may not exist yet: the missing tail is joined
+ * to the real path of its nearest existing ancestor. A dangling symlink is followed to its target,
+ * so writing through `link -> /outside/new.txt` is seen as writing outside.
+ */
+function realpathDeep(p: string, depth = 0): string {
+  try {
+    return realpathSync.native(p);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw err;
   }
+  if (depth > 40) throw new AgentError("E_PATH_OUTSIDE_WORKSPACE", `Too many levels of symbolic links in ${p}`);
+  let isLink = false;
+  try {
+    isLink = lstatSync(p).isSymbolicLink();
+  } catch {
+    /* does not exist */
+  }
+  if (isLink) return realpathDeep(path.resolve(path.dirname(p), readlinkSync(p)), depth + 1);
+  const parent = path.dirname(p);
+  if (parent === p) return p;
+  return path.join(realpathDeep(parent, depth + 1), path.basename(p));
 }
 
 function isInside(child: string, parent: string): boolean {

@@ -1,2 +1,16 @@
+/**
+ * Built-in tools: files (read, write, edit, list, grep) and the shell. Every path goes through the
+ * workspace resolver, so nothing here can reach outside the project root and configured roots.
+ */
 import { definePlugin } from "../../core/index.js";
-export default definePlugin({ name: "tools" });
+import { editFileTool } from "./edit-file.js";
+import { grepTool } from "./grep.js";
+import { listFilesTool } from "./list-files.js";
+import { readFileTool } from "./read-file.js";
+import { runCommandTool } from "./run-command.js";
+import { writeFileTool } from "./write-file.js";
+
+export default definePlugin({
+  name: "tools",
+  tools: [readFileTool, writeFileTool, editFileTool, listFilesTool, grepTool, runCommandTool],
+});

@@ -1,0 +1,43 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { defineTool, z } from "../../core/index.js";
+
+function countOccurrences(haystack: string, needle: string): number {
+  let n = 0;
+  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+export const editFileTool = defineTool({
+  name: "edit_file",
+  description:
+    "Replace an exact string in a file. old_string must occur exactly once (include surrounding lines to make it unique), " +
+    "or set replace_all to replace every occurrence.",
+  risk: "write",
+  input: z.object({
+    path: z.string().min(1).describe("File path, relative to the project root"),
+    old_string: z.string().min(1).describe("The exact text to replace, whitespace included"),
+    new_string: z.string().describe("The replacement text"),
+    replace_all: z.boolean().optional().describe("Replace every occurrence (default false)"),
+  }),
+  permissionSubject: (i) => i.path,
+  async run({ path: p, old_string, new_string, replace_all = false }, { workspace }) {
+    if (old_string === new_string) throw new Error("old_string and new_string are identical; nothing to change");
+    const file = workspace.resolve(p);
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new Error(code === "ENOENT" ? `${p} does not exist; use write_file to create it` : `cannot read ${p}: ${(err as Error).message}`);
+    }
+    const count = countOccurrences(text, old_string);
+    if (count === 0) throw new Error(`old_string was not found in ${p}. Read the file again and copy the text exactly, whitespace included.`);
+    if (count > 1 && !replace_all) {
+      throw new Error(`old_string occurs ${count} times in ${p}; include more surrounding text to make it unique, or set replace_all: true`);
+    }
+    // split/join: no `$&` surprises that String.replace would give.
+    const updated = replace_all ? text.split(old_string).join(new_string) : text.replace(old_string, () => new_string);
+    await writeFile(file, updated, "utf8");
+    return `Edited ${workspace.relative(file)}: ${replace_all ? count : 1} replacement${(replace_all ? count : 1) === 1 ? "" : "s"}`;
+  },
+});

@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["tests/**/*.test.ts"],
+    // Real servers and real processes on a shared 2-core machine: be generous, never flaky.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+    maxWorkers: 2,
+    // The CLI and fixtures read the real environment; keep the user's config out of every test.
+    env: { AGENT_CONFIG_HOME: "/nonexistent/agent-config-home", NO_COLOR: "1" },
+  },
+});
