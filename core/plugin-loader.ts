@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { isLocalPath } from "./config.js";
 import type { PluginEntry } from "./config-schema.js";
 import type { Plugin } from "./types.js";
@@ -31,12 +31,47 @@ export class PluginLoadError extends Error {
 
 const TS_EXT = /\.(c|m)?tsx?$/;
 
+/** The running host's own public entry (dist/index.js when built), or undefined when running from source. */
+function selfEntry(): string | undefined {
+  if (!import.meta.url.endsWith(".js")) return undefined;
+  const url = new URL("./index.js", import.meta.url);
+  return existsSync(url) ? url.href : undefined;
+}
+
+let selfResolution: Promise<void> | undefined;
+/**
+ * Make `import "agent-host"` inside plugins resolve to the running host, wherever the plugin lives:
+ * a plugin in a project works with a globally installed `agent`, and host and plugins share one zod.
+ */
+function ensureSelfResolution(): Promise<void> {
+  selfResolution ??= (async () => {
+    const self = selfEntry();
+    if (!self) return;
+    const { register } = await import("node:module");
+    const hook = `let self;
+export function initialize(data) { self = data.self; }
+export async function resolve(specifier, context, next) {
+  if (specifier === "agent-host") return { url: self, shortCircuit: true };
+  return next(specifier, context);
+}`;
+    register(`data:text/javascript,${encodeURIComponent(hook)}`, { data: { self } });
+  })();
+  return selfResolution;
+}
+
 async function importFile(file: string): Promise<unknown> {
   if (TS_EXT.test(file)) {
     const { createJiti } = await import("jiti");
-    const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false });
+    const self = selfEntry();
+    const jiti = createJiti(import.meta.url, {
+      moduleCache: false,
+      fsCache: false,
+      interopDefault: false,
+      alias: self ? { "agent-host": fileURLToPath(self) } : undefined,
+    });
     return jiti.import(file);
   }
+  await ensureSelfResolution();
   return import(pathToFileURL(file).href);
 }
 
