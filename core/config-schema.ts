@@ -67,8 +67,6 @@ export const AgentConfigSchema = z.strictObject({
   /** Provider settings by provider name, e.g. `{ openai: { baseURL, apiKey } }`; checked by each provider plugin. */
   providers: z.record(z.string(), z.looseObject({})).optional(),
   mcpServers: z.record(z.string(), McpServerEntrySchema).optional(),
-  /** Folders to load `SKILL.md` skills from, relative to the config file. */
-  skills: z.strictObject({ paths: z.array(z.string()).optional(), enabled: z.boolean().optional() }).optional(),
 });
 
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;

@@ -120,7 +120,7 @@ async function readAndValidate(file: string): Promise<AgentConfig> {
   try {
     raw = await loadFile(file);
   } catch (err) {
-    throw new ConfigError(file, [{ path: "", message: `could not be loaded: ${firstLine(errorMessage(err))}` }]);
+    throw new ConfigError(file, [{ path: "", message: `could not be loaded: ${loadErrorMessage(errorMessage(err), file)}` }]);
   }
   if (raw === null || raw === undefined) raw = {};
   if (typeof raw !== "object" || Array.isArray(raw)) {
@@ -129,6 +129,45 @@ async function readAndValidate(file: string): Promise<AgentConfig> {
   const parsed = AgentConfigSchema.safeParse(raw);
   if (!parsed.success) throw new ConfigError(file, zodIssues(parsed.error));
   return absolutize(parsed.data, path.dirname(file));
+}
+
+/**
+ * The useful part of a loader's error: cosmiconfig prefixes `JSON Error in <file>:` and appends code
+ * frames, jiti puts `<file>:line:col` on a line of its own. Keep the message and say where.
+ */
+export function loadErrorMessage(message: string, file: string): string {
+  const raw = message.split("\n");
+  const lines = raw.map((l) => l.trim());
+  let where = "";
+  const kept: string[] = [];
+  for (const [i, l] of lines.entries()) {
+    // A code frame (`> 4 | ...` then `  |    ^`) marks the line and column.
+    const frame = /^>\s*(\d+)\s*\|/.exec(l);
+    if (frame && !where) {
+      const caret = /^\s*\|(\s*)\^/.exec(raw[i + 1] ?? "");
+      where = ` (line ${frame[1]}${caret ? `, column ${caret[1].length}` : ""})`;
+    }
+    if (!l || /^(JSON|YAML) Error in /.test(l) || /^(>\s*)?\d+\s*\|/.test(l) || /^\|/.test(l) || /^-*\^$/.test(l)) continue;
+    const loc = l.startsWith(file) ? /:(\d+):(\d+)$/.exec(l) : null;
+    if (loc) {
+      where ||= ` (line ${loc[1]}, column ${loc[2]})`;
+      continue;
+    }
+    kept.push(l);
+  }
+  let text = (kept[0] ?? firstLine(message)).replace(/ while parsing '.*'\s*$/, "").trim();
+  // JSON.parse says "at position N": give the line and column instead.
+  const pos = /at position (\d+)/.exec(text);
+  if (pos && !where) {
+    try {
+      const before = readFileSync(file, "utf8").slice(0, Number(pos[1]));
+      const line = before.split("\n").length;
+      where = ` (line ${line}, column ${Number(pos[1]) - before.lastIndexOf("\n")})`;
+    } catch {
+      /* keep the position */
+    }
+  }
+  return `${text}${where}`;
 }
 
 function firstLine(s: string): string {
@@ -147,7 +186,6 @@ function absolutize(config: AgentConfig, dir: string): AgentConfig {
     });
   }
   if (config.workspace?.roots) out.workspace = { ...config.workspace, roots: config.workspace.roots.map((r) => path.resolve(dir, r)) };
-  if (config.skills?.paths) out.skills = { ...config.skills, paths: config.skills.paths.map((p) => path.resolve(dir, p)) };
   return out;
 }
 
@@ -155,7 +193,10 @@ export function isLocalPath(spec: string): boolean {
   return spec.startsWith("./") || spec.startsWith("../") || spec === "." || spec === ".." || path.isAbsolute(spec);
 }
 
-const CONCAT_PATHS = new Set(["plugins", "permissions.allow", "permissions.ask", "permissions.deny", "workspace.roots", "skills.paths"]);
+const CONCAT_PATHS = new Set(["plugins", "permissions.allow", "permissions.ask", "permissions.deny", "workspace.roots"]);
+
+/** Objects whose entries are replaced whole: an MCP server defined again is a different server, not a patch. */
+const REPLACE_WHOLE = new Set(["mcpServers"]);
 
 /** Deep-merge `over` onto `under`: objects merge, listed arrays concatenate (deduplicated), everything else is replaced. */
 export function mergeConfig(under: AgentConfig, over: AgentConfig, prefix = ""): AgentConfig {
@@ -172,7 +213,7 @@ export function mergeConfig(under: AgentConfig, over: AgentConfig, prefix = ""):
         seen.add(v);
         return true;
       });
-    } else if (isPlainObject(value) && isPlainObject(prev) && !isPluginLike(value)) {
+    } else if (isPlainObject(value) && isPlainObject(prev) && !isPluginLike(value) && !REPLACE_WHOLE.has(prefix)) {
       out[key] = mergeConfig(prev as AgentConfig, value as AgentConfig, keyPath);
     } else {
       out[key] = value;

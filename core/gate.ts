@@ -8,7 +8,7 @@ import type { AuditLog } from "./audit.js";
 import { errorMessage } from "./errors.js";
 import type { HookTable } from "./hooks.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, capOutput } from "./output.js";
-import { decide, parseRule, ruleMatches, suggestRule, type ParsedRule, type PermissionRules } from "./permissions.js";
+import { allowCoverage, decide, parseRule, suggestRules, type ParsedRule, type PermissionRules } from "./permissions.js";
 import type { ToolEntry } from "./registry.js";
 import type { Validator } from "./schema.js";
 import type { AgentEvent } from "./events.js";
@@ -42,6 +42,12 @@ export class Gate {
   private readonly sessionAllow: ParsedRule[] = [];
 
   constructor(private readonly deps: GateDeps) {}
+
+  /** Adopt new permission rules and defaults (after plugins adjusted the config). */
+  reconfigure(update: Pick<GateDeps, "rules" | "defaults">): void {
+    this.deps.rules = update.rules;
+    this.deps.defaults = update.defaults;
+  }
 
   async call(name: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const started = performance.now();
@@ -112,6 +118,14 @@ export class Gate {
     const info: ToolCallInfo = { tool, input: args, callId };
     if (deps.hooks.beforeToolCall.isUsed()) {
       const decision = await deps.hooks.beforeToolCall.promise(info);
+      if (decision !== undefined && decision !== null && (typeof decision !== "object" || !("deny" in decision || "input" in decision))) {
+        // A plugin returned something that is neither a denial nor a rewrite: fail closed, as for a throw.
+        return finish("denied", `Denied: a beforeToolCall handler returned ${describeValue(decision)} instead of { deny } or { input }.`, {
+          code: "E_TOOL_DENIED",
+          decision: "deny",
+          by: "beforeToolCall",
+        });
+      }
       if (decision && "deny" in decision) {
         return finish("denied", `Denied by a plugin: ${decision.deny}`, { code: "E_TOOL_DENIED", decision: "deny", by: "beforeToolCall" });
       }
@@ -122,8 +136,19 @@ export class Gate {
             code: "E_TOOL_INVALID_INPUT",
           });
         }
-        const recheck = this.verdict(tool, again.value);
-        if (recheck.decision === "deny") return finish("denied", `Rewritten input denied by ${recheck.by}.`, { code: "E_TOOL_DENIED", decision: "deny", by: recheck.by });
+        // The decision depends only on the permission subjects: when the rewrite changes them, it gets
+        // the full permission decision again (an "ask" is asked again, or denied headless).
+        if (!sameSubjects(this.subjects(tool, args), this.subjects(tool, again.value))) {
+          const recheck = await this.permit(tool, again.value, callId);
+          if (recheck.decision === "deny") {
+            return finish("denied", `Input rewritten by a plugin was denied: ${recheck.message}`, {
+              code: "E_TOOL_DENIED",
+              decision: "deny",
+              by: recheck.by,
+              args: again.value,
+            });
+          }
+        }
         args = again.value;
         info.input = args;
       }
@@ -195,7 +220,11 @@ export class Gate {
 
     // 6. afterToolCall may transform the result.
     if (deps.hooks.afterToolCall.isUsed()) {
-      result = (await deps.hooks.afterToolCall.promise(result, info)) ?? result;
+      const after: unknown = await deps.hooks.afterToolCall.promise(result, info);
+      if (isToolResult(after)) result = after;
+      else if (after !== undefined) {
+        deps.emit({ type: "notice", level: "warn", source: "afterToolCall", message: `afterToolCall returned ${describeValue(after)} instead of a tool result; it was ignored.` });
+      }
     }
     return finish(result.outcome, result.output, {
       code: result.error?.code,
@@ -230,9 +259,10 @@ export class Gate {
   private verdict(tool: ToolEntry, input: unknown) {
     const subjects = this.subjects(tool, input);
     const v = decide(this.deps.rules, this.mode, tool.name, tool.risk, subjects);
-    if (v.decision === "ask") {
-      const granted = this.sessionAllow.find((r) => ruleMatches(r, tool.name, subjects, true));
-      if (granted) return { decision: "allow" as const, by: `session:${granted.raw}`, subjects };
+    if (v.decision === "ask" && this.sessionAllow.length) {
+      // Answers of "always this session" combine with the config's allow rules to cover every part of a call.
+      const granted = allowCoverage([...this.sessionAllow, ...this.deps.rules.allow], tool.name, subjects);
+      if (granted) return { decision: "allow" as const, by: `session:${granted.map((r) => r.raw).join(", ")}`, subjects };
     }
     return { ...v, subjects };
   }
@@ -247,26 +277,27 @@ export class Gate {
         : `it matches the deny rule "${v.by}"`;
       return { decision: "deny", by: v.by, message: `Permission denied: ${what} was not run because ${why}.` };
     }
-    const suggestedRule = suggestRule(tool.name, v.subjects);
+    const suggestedRules = suggestRules(tool.name, v.subjects);
+    const suggestedRule = suggestedRules.join(", ");
     if (!this.asker) {
       return {
         decision: "deny",
         by: v.by,
         message:
           `Permission denied: ${what} (risk: ${tool.risk}) needs approval and there is no terminal to ask. ` +
-          `To allow it, add "${suggestedRule}" to permissions.allow in ${this.deps.configFileHint}, ` +
+          `To allow it, add ${suggestedRules.map((r) => `"${r}"`).join(" and ")} to ${this.deps.configFileHint.endsWith("package.json") ? "agent.permissions.allow" : "permissions.allow"} in ${this.deps.configFileHint}, ` +
           `or run with --permission-mode ${tool.risk === "write" ? "acceptEdits" : "bypass"}.`,
       };
     }
     this.deps.emit({ type: "permission_request", callId, name: tool.name, subject: v.subjects?.join(" && "), suggestedRule });
     let answer: Awaited<ReturnType<PermissionAsker>>;
     try {
-      answer = await this.asker({ tool, input, subject: v.subjects?.join(" && "), suggestedRule, reason: v.by });
+      answer = await this.asker({ tool, input, subject: v.subjects?.join(" && "), suggestedRule, suggestedRules, reason: v.by });
     } catch (err) {
       answer = "deny";
       this.deps.emit({ type: "notice", level: "warn", source: "permissions", message: `permission prompt failed: ${errorMessage(err)}` });
     }
-    if (answer === "allow_session") this.sessionAllow.push(parseRule(suggestedRule));
+    if (answer === "allow_session") this.sessionAllow.push(...suggestedRules.map(parseRule));
     const decision = answer === "deny" ? "deny" : "allow";
     this.deps.emit({ type: "permission_decision", callId, name: tool.name, decision, by: "user" });
     if (decision === "deny") return { decision, by: "user", message: `Permission denied by the user: ${what} was not run.` };
@@ -292,6 +323,23 @@ function runAbortable<T>(fn: () => Promise<T> | T, signal: AbortSignal): Promise
         },
       );
   });
+}
+
+function isToolResult(v: unknown): v is ToolResult {
+  const r = v as Partial<ToolResult> | null;
+  return typeof r === "object" && r !== null && typeof r.ok === "boolean" && typeof r.output === "string" && typeof r.outcome === "string";
+}
+
+function describeValue(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object") return "an object";
+  return `a ${typeof v}`;
+}
+
+function sameSubjects(a: string[] | undefined, b: string[] | undefined): boolean {
+  if (!a || !b) return a === b;
+  return a.length === b.length && a.every((s, i) => s === b[i]);
 }
 
 function errorCode(err: unknown): string {

@@ -75,13 +75,15 @@ export function decide(
   risk: Risk,
   subjects: string[] | undefined,
 ): PermissionVerdict {
-  const deny = rules.deny.find((r) => ruleMatches(r, toolName, subjects, false));
+  // Deny and ask rules also see each subject with its decoration stripped (see `strictForms`).
+  const wide = rules.deny.length || rules.ask.length ? strictForms(subjects) : subjects;
+  const deny = rules.deny.find((r) => ruleMatches(r, toolName, wide, false));
   if (deny) return { decision: "deny", by: deny.raw };
-  const ask = rules.ask.find((r) => ruleMatches(r, toolName, subjects, false));
+  const ask = rules.ask.find((r) => ruleMatches(r, toolName, wide, false));
   if (mode === "plan" && risk !== "read") return { decision: "deny", by: "mode:plan" };
   if (ask) return { decision: "ask", by: ask.raw };
-  const allow = rules.allow.find((r) => ruleMatches(r, toolName, subjects, true));
-  if (allow) return { decision: "allow", by: allow.raw };
+  const allow = allowCoverage(rules.allow, toolName, subjects);
+  if (allow) return { decision: "allow", by: allow.map((r) => r.raw).join(", ") };
   return { decision: modeDefault(mode, risk), by: `mode:${mode}` };
 }
 
@@ -98,13 +100,65 @@ export function modeDefault(mode: PermissionMode, risk: Risk): Decision {
   }
 }
 
-/** The narrowest sensible rule that would allow this call without asking. */
+/** Leading decoration that does not change which program a command runs: grouping, negation, `sudo`-like wrappers, `VAR=value`. */
+const COMMAND_PREFIX = /^(?:[({!\\]\s*|(?:sudo|doas|env|command|builtin|exec|nohup|time|nice)\s+|[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)/;
+
+/**
+ * Subjects for deny and ask rules: each subject as given, plus, when it differs, the command with its
+ * decoration stripped (`(rm -rf x)`, `{ rm x; }`, `sudo rm x`, `FOO=1 rm x`, `/bin/rm x`, `\rm x` all
+ * become `rm ...`), so `run_command(rm:*)` cannot be dodged by wrapping the command. Allow rules never
+ * see these forms: they must match every raw subject, so stripping can only make a call less allowed.
+ */
+export function strictForms(subjects: string[] | undefined): string[] | undefined {
+  if (!subjects) return subjects;
+  const out = [...subjects];
+  for (const s of subjects) {
+    let cur = s.trim();
+    for (let prev = ""; prev !== cur; ) {
+      prev = cur;
+      cur = cur.replace(COMMAND_PREFIX, "").trim();
+    }
+    cur = cur.replace(/[\s)}]+$/, "");
+    const first = /^\S+/.exec(cur)?.[0];
+    if (first?.startsWith("/")) cur = first.slice(first.lastIndexOf("/") + 1) + cur.slice(first.length);
+    if (cur && !out.includes(cur)) out.push(cur);
+  }
+  return out;
+}
+
+/**
+ * The allow rules that together cover a call: every subject must be matched by some rule (a rule
+ * without a pattern covers them all), so `allow: ["run_command(cd:*)", "run_command(npm test:*)"]`
+ * allows `cd app && npm test`, while `npm test && rm -rf ~` stays uncovered. Undefined if not covered.
+ */
+export function allowCoverage(allow: ParsedRule[], toolName: string, subjects: string[] | undefined): ParsedRule[] | undefined {
+  const candidates = allow.filter((r) => r.tool.test(toolName));
+  const whole = candidates.find((r) => !r.pattern);
+  if (whole) return [whole];
+  if (!subjects || subjects.length === 0) return undefined;
+  const used: ParsedRule[] = [];
+  for (const subject of subjects) {
+    const rule = candidates.find((r) => r.pattern!(subject));
+    if (!rule) return undefined;
+    if (!used.includes(rule)) used.push(rule);
+  }
+  return used;
+}
+
+/** The narrowest sensible rule for one subject: `run_command(npm run:*)` for `npm run build --watch`. */
 export function suggestRule(toolName: string, subjects: string[] | undefined): string {
-  if (!subjects || subjects.length !== 1) return toolName;
-  const subject = subjects[0];
-  const words = subject.trim().split(/\s+/);
-  if (words.length > 2) return `${toolName}(${words.slice(0, 2).join(" ")}:*)`;
-  return `${toolName}(${subject})`;
+  return suggestRules(toolName, subjects).join(", ");
+}
+
+/** One narrow rule per subject (deduplicated); the bare tool name when the call has no subject to narrow by. */
+export function suggestRules(toolName: string, subjects: string[] | undefined): string[] {
+  if (!subjects || subjects.length === 0 || subjects.some((s) => s.startsWith("\u0000"))) return [toolName];
+  const rules = subjects.map((subject) => {
+    const words = subject.trim().split(/\s+/);
+    if (words.length > 2) return `${toolName}(${words.slice(0, 2).join(" ")}:*)`;
+    return `${toolName}(${subject.trim()})`;
+  });
+  return [...new Set(rules)];
 }
 
 /**

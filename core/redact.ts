@@ -4,10 +4,17 @@
  * value (the current values of env vars named like *KEY*, *TOKEN*, *SECRET*, *PASSWORD*).
  */
 
-const SECRET_KEY = /(pass(word|wd)?|secret|token|api[-_]?key|apikey|auth(orization)?|cookie|credential|private[-_]?key|session[-_]?id|access[-_]?key)/i;
+/** Words (or adjacent word pairs, joined) of a key name that mark its value as a secret. */
+const SECRET_KEY_WORDS = new Set([
+  "pass", "passwd", "password", "passphrase", "pwd", "secret", "secrets", "token", "apikey", "auth", "authorization",
+  "cookie", "cookies", "credential", "credentials", "bearer", "jwt", "privatekey", "sessionid", "accesskey", "secretkey",
+  "apikeys", "accesskeys",
+]);
 const SECRET_ENV = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)/i;
 const SHAPES: RegExp[] = [
-  /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{6,}/gi,
+  /\bBearer\s+[A-Za-z0-9._~+/=-]{6,}/gi,
+  // Basic credentials are base64: require a capital or digit after the first character, so prose ("basic example") survives.
+  /\bBasic\s+(?=[A-Za-z0-9+/]+[A-Z0-9+/=])[A-Za-z0-9+/]{8,}={0,2}/g,
   /\b(sk|pk|rk)-[A-Za-z0-9_-]{12,}/g, // OpenAI, Anthropic (sk-ant-...), Stripe-like
   /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub
   /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
@@ -18,34 +25,69 @@ const SHAPES: RegExp[] = [
 ];
 
 export const REDACTED = "[REDACTED]";
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi;
 
-let envSecretsCache: { env: NodeJS.ProcessEnv; size: number; values: [string, string][] } | undefined;
+let envSecretsCache:
+  | { env: NodeJS.ProcessEnv; size: number; seen: [string, string | undefined][]; values: [string, string][] }
+  | undefined;
 
 /** Values of secret-looking env vars, longest first (so a value containing another is replaced whole). */
 function envSecrets(): [string, string][] {
   const env = process.env;
   const size = Object.keys(env).length;
-  if (envSecretsCache && envSecretsCache.env === env && envSecretsCache.size === size) return envSecretsCache.values;
+  const c = envSecretsCache;
+  // Valid while no variable was added or removed and no secret-named one changed (e.g. a plugin that logs in).
+  if (c && c.env === env && c.size === size && c.seen.every(([name, value]) => env[name] === value)) return c.values;
+  const seen: [string, string | undefined][] = [];
   const values: [string, string][] = [];
   for (const [name, value] of Object.entries(env)) {
-    if (value && value.length >= 6 && SECRET_ENV.test(name)) values.push([name, value]);
+    if (!SECRET_ENV.test(name)) continue;
+    seen.push([name, value]);
+    if (value && value.length >= 6) values.push([name, value]);
   }
   values.sort((a, b) => b[1].length - a[1].length);
-  envSecretsCache = { env, size, values };
+  envSecretsCache = { env, size, seen, values };
   return values;
 }
 
-export function redactString(s: string): string {
+export function redactString(s: string, secrets: [string, string][] = envSecrets()): string {
   let out = s;
-  for (const [name, value] of envSecrets()) {
+  for (const [name, value] of secrets) {
     if (out.includes(value)) out = out.split(value).join(`[REDACTED:${name}]`);
   }
-  for (const re of SHAPES) out = out.replace(re, (m) => (m.startsWith("Bearer") || m.startsWith("Basic") ? `${m.split(/\s+/)[0]} ${REDACTED}` : REDACTED));
+  for (const re of SHAPES) out = out.replace(re, (m) => (/^(bearer|basic)\s/i.test(m) ? `${m.split(/\s+/)[0]} ${REDACTED}` : REDACTED));
+  // Passwords in URLs: postgres://user:secret@host keeps the user and host.
+  out = out.replace(URL_PASSWORD, `$1${REDACTED}@`);
   return out;
 }
 
+/**
+ * True for key names that hold secrets: `apiKey`, `x-api-key`, `token`, `access_token`, `password`,
+ * `Authorization`, `Cookie`, `client_secret`, `AWS_SECRET_ACCESS_KEY`, ... Matched on whole words
+ * (camelCase, snake_case and kebab-case are split), so `author`, `maxTokens` and `passthrough` are kept.
+ */
 export function isSecretKey(key: string): boolean {
-  return SECRET_KEY.test(key);
+  let known = secretKeyCache.get(key);
+  if (known === undefined) {
+    known = secretKeyWords(key);
+    if (secretKeyCache.size < 2000) secretKeyCache.set(key, known);
+  }
+  return known;
+}
+const secretKeyCache = new Map<string, boolean>();
+
+function secretKeyWords(key: string): boolean {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  for (let i = 0; i < words.length; i++) {
+    if (SECRET_KEY_WORDS.has(words[i])) return true;
+    if (i > 0 && SECRET_KEY_WORDS.has(words[i - 1] + words[i])) return true;
+  }
+  return false;
 }
 
 export interface SummarizeOptions {
@@ -62,9 +104,10 @@ export function summarize(value: unknown, opts: SummarizeOptions = {}): unknown 
   const maxString = opts.maxString ?? 200;
   const maxDepth = opts.maxDepth ?? 4;
   const maxItems = opts.maxItems ?? 20;
+  let secrets: [string, string][] | undefined; // looked up once per summary: reading process.env is not free
   const walk = (v: unknown, depth: number): unknown => {
     if (typeof v === "string") {
-      const r = redactString(v);
+      const r = redactString(v, (secrets ??= envSecrets()));
       return r.length > maxString ? `${r.slice(0, maxString)}…(+${r.length - maxString} chars)` : r;
     }
     if (v === null || typeof v !== "object") return typeof v === "function" || typeof v === "symbol" ? String(v) : v;

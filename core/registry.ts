@@ -63,15 +63,15 @@ export function checkTool(def: unknown, existing: Map<string, ToolEntry>): Rejec
   return undefined;
 }
 
-/** Per-tool config overrides; keys may be globs. Exact names win over globs. */
+/** Per-tool config overrides; keys may be globs. Matching globs merge in order, and the exact name's fields win over them. */
 export function findOverride(overrides: Record<string, ToolOverride> | undefined, name: string): ToolOverride | undefined {
   if (!overrides) return undefined;
-  if (overrides[name]) return overrides[name];
   let merged: ToolOverride | undefined;
   for (const [key, value] of Object.entries(overrides)) {
-    if (key.includes("*") && wildcardMatcher(key)(name)) merged = { ...merged, ...value };
+    if (key !== name && key.includes("*") && wildcardMatcher(key)(name)) merged = { ...merged, ...value };
   }
-  return merged;
+  const exact = Object.hasOwn(overrides, name) ? overrides[name] : undefined;
+  return exact ? { ...merged, ...exact } : merged;
 }
 
 export function makeToolEntry(def: ToolDefinition, plugin: string, override: ToolOverride | undefined): ToolEntry | Rejection {

@@ -25,6 +25,7 @@ function realpathDeep(p: string, depth = 0): string {
     return realpathSync.native(p);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") throw new AgentError("E_PATH_OUTSIDE_WORKSPACE", `Too many levels of symbolic links in ${p}`);
     if (code !== "ENOENT" && code !== "ENOTDIR") throw err;
   }
   if (depth > 40) throw new AgentError("E_PATH_OUTSIDE_WORKSPACE", `Too many levels of symbolic links in ${p}`);
@@ -42,7 +43,8 @@ function realpathDeep(p: string, depth = 0): string {
 
 function isInside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+  // `..` and `../x` are outside; a name that merely starts with dots (`..notes`) is inside.
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 export function createWorkspace(root: string, extraRoots: readonly string[] = []): Workspace {

@@ -114,7 +114,10 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
     const sub = SUBCOMMANDS[name];
-    if (!sub) throw new AgentError("E_USAGE", `unknown command "${name}". Run agent --help for the list.`);
+    if (!sub) {
+      const what = name.startsWith("-") ? "option" : "command";
+      throw new AgentError("E_USAGE", `unknown ${what} "${name}". Run agent --help for the list.`);
+    }
     const mod = await sub.load();
     process.exitCode = await mod.run(g.help ? ["--help", ...args] : args, ctx);
   } catch (err) {

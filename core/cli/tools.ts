@@ -8,7 +8,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   if (!parsed) return 0;
   const host = await ctx.openHost({ interactive: false, quiet: !!parsed.values.json });
   try {
-    const tools = host.tools.list().sort((a, b) => a.name.localeCompare(b.name));
+    // Tool names are ASCII: a plain comparison (localeCompare would load ICU collation, ~5 ms).
+    const tools = host.tools.list().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (parsed.values.json) {
       printJson(tools.map((t) => ({ name: t.name, description: t.description, source: t.source, risk: t.risk, inputSchema: t.inputSchema })));
     } else {

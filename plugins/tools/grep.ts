@@ -1,7 +1,6 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import { glob } from "tinyglobby";
 import { defineTool, z } from "../../core/index.js";
 import { DEFAULT_IGNORES, checkGlob, looksBinary } from "./_files.js";
 
@@ -34,6 +33,7 @@ export const grepTool = defineTool({
     const base = workspace.resolve(target);
     const st = await stat(base).catch(() => undefined);
     if (!st) throw new Error(`${target} does not exist`);
+    const { glob } = await import("tinyglobby");
     const files = st.isFile()
       ? [base]
       : (await glob(fileGlob, { cwd: base, dot: true, onlyFiles: true, followSymbolicLinks: false, ignore: DEFAULT_IGNORES, absolute: true, signal })).sort();

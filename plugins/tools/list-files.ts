@@ -1,5 +1,4 @@
 import { stat } from "node:fs/promises";
-import { glob } from "tinyglobby";
 import { defineTool, z } from "../../core/index.js";
 import { DEFAULT_IGNORES, checkGlob } from "./_files.js";
 
@@ -22,6 +21,7 @@ export const listFilesTool = defineTool({
     const st = await stat(root).catch(() => undefined);
     if (!st?.isDirectory()) throw new Error(`${dir} is not a folder`);
     const namesIgnored = /node_modules|\.git(\/|$)/.test(pattern);
+    const { glob } = await import("tinyglobby");
     const found = await glob(pattern, {
       cwd: root,
       dot: true,

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { defineTool, shellSubjects, terminate, trackChildProcess, z } from "../../core/index.js";
 
@@ -42,8 +41,10 @@ export const runCommandTool = defineTool({
     timeout_ms: z.number().int().min(1).max(600_000).optional().describe("Stop the command after this many ms (default 120000)"),
   }),
   permissionSubject: (i) => shellSubjects(i.command),
-  run({ command, cwd = ".", timeout_ms = DEFAULT_TIMEOUT_MS }, { workspace, signal }) {
+  async run({ command, cwd = ".", timeout_ms = DEFAULT_TIMEOUT_MS }, { workspace, signal }) {
     const dir = workspace.resolve(cwd);
+    // Loaded on first use: `agent tools` and `agent --version` never pay for it.
+    const { spawn } = await import("node:child_process");
     return new Promise((resolve, reject) => {
       const started = Date.now();
       const child = spawn(SHELL, ["-c", command], {

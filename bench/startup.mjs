@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+/**
+ * Startup time of the built CLI against bare Node, measured in the same run:
+ *   node dist/cli.js --version   vs  node -e 0   (goal: ≤ 1.5x)
+ *   node dist/cli.js tools       vs  node -e 0   (goal: ≤ 2.5x; built-in plugins only)
+ * Runs are interleaved (baseline, --version, tools, baseline, ...) so machine noise hits all alike.
+ * `tools` runs in an empty temp project with an empty AGENT_CONFIG_HOME.
+ * Usage: node bench/startup.mjs [runs=20]   (after `npm run build`)
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const CLI = process.env.AGENT_CLI ?? path.join(ROOT, "dist", "cli.js");
+if (!existsSync(CLI)) {
+  console.error(`bench/startup: ${CLI} is missing; run "npm run build" first.`);
+  process.exit(2);
+}
+
+const runs = Number(process.argv[2] ?? process.env.BENCH_RUNS ?? 20);
+const base = mkdtempSync(path.join(os.tmpdir(), "agent-bench-startup-"));
+const project = path.join(base, "project");
+const configHome = path.join(base, "user-config");
+mkdirSync(path.join(project, ".git"), { recursive: true }); // marks the project root
+mkdirSync(configHome);
+const env = { ...process.env, AGENT_CONFIG_HOME: configHome, NO_COLOR: "1" };
+for (const k of Object.keys(env)) if ((k.startsWith("AGENT_") && k !== "AGENT_CONFIG_HOME") || k === "NODE_OPTIONS") delete env[k];
+
+const CASES = [
+  { name: "node -e 0 (baseline)", args: ["-e", "0"] },
+  { name: "agent --version", args: [CLI, "--version"], goal: 1.5 },
+  { name: "agent tools", args: [CLI, "tools"], goal: 2.5 },
+];
+
+function timeOnce(args) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+try {
+  for (const c of CASES) timeOnce(c.args); // warm the file cache
+  const samples = CASES.map(() => []);
+  for (let i = 0; i < runs; i++) CASES.forEach((c, j) => samples[j].push(timeOnce(c.args)));
+  const baseline = median(samples[0]);
+  const rows = CASES.map((c, j) => {
+    const m = median(samples[j]);
+    const ratio = m / baseline;
+    return {
+      command: c.name,
+      "median ms": m.toFixed(1),
+      "min ms": Math.min(...samples[j]).toFixed(1),
+      ratio: `${ratio.toFixed(2)}x`,
+      goal: c.goal ? `≤ ${c.goal}x` : "",
+      ok: c.goal ? (ratio <= c.goal ? "yes" : "NO") : "",
+    };
+  });
+  console.log(`\nbench/startup: ${runs} interleaved runs each, node ${process.version}, ${os.cpus().length} CPUs\n`);
+  console.table(rows);
+  const missed = rows.filter((r) => r.ok === "NO");
+  if (missed.length) {
+    console.log(`goal missed: ${missed.map((r) => r.command).join(", ")}`);
+    process.exitCode = 1;
+  }
+} finally {
+  rmSync(base, { recursive: true, force: true });
+}

@@ -1,0 +1,134 @@
+/** Redaction: secrets never reach a record, by key, by shape or by env value; long values are shortened. */
+import { afterEach, describe, expect, test } from "vitest";
+import { REDACTED, isSecretKey, redactString, summarize } from "../../core/redact.js";
+
+const saved: Record<string, string | undefined> = {};
+function setEnv(name: string, value: string | undefined): void {
+  if (!(name in saved)) saved[name] = process.env[name];
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
+afterEach(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+    delete saved[k];
+  }
+});
+
+describe("secret keys", () => {
+  test.each([
+    "apiKey", "api_key", "x-api-key", "APIKey", "XApiKey", "OPENAI_API_KEY", "token", "accessToken", "refresh_token", "GITHUB_TOKEN",
+    "password", "db_pass", "passwd", "Authorization", "proxy-authorization", "cookie", "Set-Cookie", "client_secret",
+    "AWS_SECRET_ACCESS_KEY", "privateKey", "private_key", "sessionId", "credentials", "auth", "x-auth-token", "passphrase",
+  ])("%s is a secret key", (key) => {
+    expect(isSecretKey(key)).toBe(true);
+  });
+
+  test.each(["author", "authorName", "maxTokens", "passthrough", "keyword", "key", "path", "session", "compass", "tokenizer", "description"])(
+    "%s is not a secret key",
+    (key) => {
+      expect(isSecretKey(key)).toBe(false);
+    },
+  );
+
+  test("values under secret keys are replaced at any depth, in objects and arrays", () => {
+    const out = summarize({
+      apiKey: "abc",
+      nested: { headers: { Authorization: "Bearer abcdefghijkl", "X-Trace": "t1" }, list: [{ password: 12345 }] },
+      author: "Ada",
+      empty: { token: "" },
+    });
+    expect(out).toEqual({
+      apiKey: REDACTED,
+      nested: { headers: { Authorization: REDACTED, "X-Trace": "t1" }, list: [{ password: REDACTED }] },
+      author: "Ada",
+      empty: { token: "" },
+    });
+  });
+});
+
+describe("secret shapes in strings", () => {
+  test.each([
+    ["curl -H 'Authorization: Bearer xyz123abc456' https://api", "curl -H 'Authorization: Bearer [REDACTED]' https://api"],
+    ["bearer xyz123abc456", "bearer [REDACTED]"],
+    ["Authorization: Basic dXNlcjpwYXNz", "Authorization: Basic [REDACTED]"],
+    ["key sk-proj-abcdefghijklmnop1234", "key [REDACTED]"],
+    ["sk-ant-api03-abcdefghijklmnop_QRST", "[REDACTED]"],
+    ["ghp_abcdefghijklmnopqrstuvwxyz0123456789", "[REDACTED]"],
+    ["github_pat_11ABCDEFG0123456789_abcdefghijkl", "[REDACTED]"],
+    ["slack xoxb-123456789012-abcdefghij", "slack [REDACTED]"],
+    ["AKIAIOSFODNN7EXAMPLE", "[REDACTED]"],
+    ["jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c", "jwt [REDACTED]"],
+    ["-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY----- after", "[REDACTED] after"],
+    ["psql postgres://admin:hunter2@db.local:5432/app", "psql postgres://admin:[REDACTED]@db.local:5432/app"],
+  ])("%j", (input, expected) => {
+    expect(redactString(input)).toBe(expected);
+  });
+
+  test("ordinary text is left alone", () => {
+    for (const s of ["a basic example of the API", "npm test -- --reporter basic", "risk-assessment", "https://example.com/path", "sk-short"]) {
+      expect(redactString(s)).toBe(s);
+    }
+  });
+});
+
+describe("values of secret-named env vars", () => {
+  test.each(["MY_SERVICE_KEY", "CI_DEPLOY_TOKEN", "STRIPE_SECRET", "DB_PASSWORD"])("the value of %s is replaced by its name", (name) => {
+    setEnv(name, "value-of-the-secret-42");
+    expect(redactString("run --with value-of-the-secret-42 now")).toBe(`run --with [REDACTED:${name}] now`);
+    expect(summarize({ cmd: "x value-of-the-secret-42" })).toEqual({ cmd: `x [REDACTED:${name}]` });
+  });
+
+  test("env values that are short, or in vars with ordinary names, are kept", () => {
+    setEnv("AGENT_TEST_TOKEN_SHORT", "abc");
+    setEnv("AGENT_TEST_PLAIN", "value-of-a-plain-var");
+    expect(redactString("abc value-of-a-plain-var")).toBe("abc value-of-a-plain-var");
+  });
+
+  test("a secret env var changed or added while running is picked up", () => {
+    setEnv("AGENT_TEST_TOKEN", "first-secret-value");
+    expect(redactString("first-secret-value")).toBe("[REDACTED:AGENT_TEST_TOKEN]");
+    setEnv("AGENT_TEST_TOKEN", "second-secret-value");
+    expect(redactString("second-secret-value")).toBe("[REDACTED:AGENT_TEST_TOKEN]");
+    setEnv("AGENT_TEST_NEW_SECRET", "brand-new-secret");
+    expect(redactString("brand-new-secret")).toBe("[REDACTED:AGENT_TEST_NEW_SECRET]");
+  });
+
+  test("the longest value wins when one contains another", () => {
+    setEnv("AGENT_TEST_A_KEY", "abcdef");
+    setEnv("AGENT_TEST_B_KEY", "abcdefghij");
+    expect(redactString("abcdefghij")).toBe("[REDACTED:AGENT_TEST_B_KEY]");
+  });
+});
+
+describe("shortening", () => {
+  test("long strings keep their head and say how much was dropped", () => {
+    expect(summarize("x".repeat(250))).toBe(`${"x".repeat(200)}…(+50 chars)`);
+    expect(summarize({ content: "y".repeat(1000) }, { maxString: 10 })).toEqual({ content: `${"y".repeat(10)}…(+990 chars)` });
+  });
+
+  test("long arrays, many keys, deep nesting and a huge total are bounded", () => {
+    expect(summarize(Array.from({ length: 25 }, (_, i) => i))).toEqual([...Array.from({ length: 20 }, (_, i) => i), "…(+5 items)"]);
+    const wide = Object.fromEntries(Array.from({ length: 22 }, (_, i) => [`k${i}`, i]));
+    expect(Object.keys(summarize(wide) as object)).toHaveLength(21);
+    expect((summarize(wide) as Record<string, unknown>)["…"]).toBe("+2 keys");
+    expect(summarize({ a: { b: { c: { d: { e: 1 } } } } })).toEqual({ a: { b: { c: { d: "[object]" } } } });
+    const big = summarize(Array.from({ length: 20 }, () => "z".repeat(200)));
+    expect(typeof big).toBe("string");
+    expect(big as string).toMatch(/…\(\+\d+ chars\)$/);
+    expect((big as string).length).toBeLessThan(2100);
+  });
+
+  test("secrets are redacted before shortening, so a cut never exposes part of one", () => {
+    const out = summarize(`${"a".repeat(190)} ghp_abcdefghijklmnopqrstuvwxyz0123456789`) as string;
+    expect(out).not.toContain("ghp_");
+  });
+
+  test("non-JSON values become strings; primitives pass through", () => {
+    expect(summarize(42)).toBe(42);
+    expect(summarize(null)).toBe(null);
+    expect(summarize(true)).toBe(true);
+    expect(typeof summarize(() => 1)).toBe("string");
+  });
+});

@@ -1,0 +1,17 @@
+/** Where the repo and its build live, for tests that spawn the built CLI or import the built package. */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const DIST_CLI = path.join(REPO_ROOT, "dist", "cli.js");
+export const DIST_INDEX = path.join(REPO_ROOT, "dist", "index.js");
+/** `import { definePlugin, z } from "${DIST_INDEX_URL}"` in plugin files written by tests. */
+export const DIST_INDEX_URL = pathToFileURL(DIST_INDEX).href;
+
+/** Tests that spawn the CLI need `npm run build` first (CI builds before testing). */
+export function assertBuilt(): void {
+  if (!existsSync(DIST_CLI) || !existsSync(DIST_INDEX)) {
+    throw new Error(`The build is missing (${DIST_CLI}). Run "npm run build" before these tests.`);
+  }
+}
