@@ -4,11 +4,18 @@
  */
 import type { CallOutcome, Risk } from "./types.js";
 
-export type StopReason = "end_turn" | "max_turns" | "aborted" | "error";
+/**
+ * Why a run stopped: the model finished (`end_turn`), the turn limit was hit (`max_turns`), the model's
+ * answer was cut at its output token limit (`max_tokens`), the user cancelled (`aborted`), or a
+ * model failure ended it (`error`).
+ */
+export type StopReason = "end_turn" | "max_turns" | "max_tokens" | "aborted" | "error";
 
 export type AgentEvent =
   | { type: "session_start"; sessionId: string; model?: string; cwd: string; tools: number }
   | { type: "user_message"; text: string }
+  /** A model request is about to be sent (turn counts from 1 within a run). */
+  | { type: "turn_start"; turn: number; model: string }
   | { type: "text_delta"; text: string }
   | { type: "assistant_message"; text: string; toolCalls: { id: string; name: string; input: unknown }[] }
   | { type: "tool_start"; callId: string; name: string; input: unknown; risk: Risk; source: string }
@@ -25,7 +32,18 @@ export type AgentEvent =
       truncated: boolean;
       error?: string;
     }
-  | { type: "usage"; inputTokens: number; outputTokens: number; totalInputTokens: number; totalOutputTokens: number }
+  /** Token usage of one model turn, and the totals of the run so far. */
+  | {
+      type: "usage";
+      inputTokens: number;
+      outputTokens: number;
+      totalInputTokens: number;
+      totalOutputTokens: number;
+      cacheReadTokens?: number;
+      cacheWriteTokens?: number;
+    }
+  /** A model request failed with a retryable error and will be sent again after `delayMs`. */
+  | { type: "retry"; attempt: number; maxAttempts: number; delayMs: number; code: string; message: string }
   | { type: "notice"; level: "info" | "warn" | "error"; source: string; message: string }
   | { type: "error"; code: string; message: string }
   | {
@@ -35,6 +53,9 @@ export type AgentEvent =
       turns: number;
       usage: { inputTokens: number; outputTokens: number };
       durationMs: number;
+      /** The text of the last assistant message. */
+      result: string;
+      error?: { code: string; message: string };
     };
 
 export type AgentEventType = AgentEvent["type"];

@@ -27,6 +27,7 @@ import {
   type ToolEntry,
 } from "./registry.js";
 import type {
+  AgentSession,
   CommandResult,
   Host,
   HostProblem,
@@ -278,9 +279,13 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
     const fail = (err: unknown) => {
       const message = `Plugin ${plugin} failed in ${hook}: ${errorMessage(err)}`;
       if (hook === "event") {
-        // Reporting would emit an event: write to stderr only when debugging, never loop.
-        problems.push({ kind: "plugin", plugin, message });
-        if (debug) process.stderr.write(`[agent] ${message}\n`);
+        // Reporting would emit an event: record it without one, and once (a renderer that throws on
+        // every text delta must not grow the problem list for the whole session).
+        if (!problems.some((p) => p.plugin === plugin && p.message === message)) {
+          problems.push({ kind: "plugin", plugin, message });
+          audit.write({ kind: "plugin", source: plugin, name: plugin, outcome: "rejected", error: message });
+          if (debug) process.stderr.write(`[agent] ${message}\n`);
+        }
       } else report({ kind: "plugin", plugin, message });
       return fallbackFor(hook, plugin, err);
     };
@@ -343,6 +348,24 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
 
   let closed: Promise<void> | undefined;
 
+  // The conversation `host.run` continues; the loop (loaded on first run) updates it.
+  let chosenModel: string | undefined;
+  const session: AgentSession = {
+    id: sessionId,
+    get model() {
+      return chosenModel ?? (process.env.AGENT_MODEL || undefined) ?? config.model;
+    },
+    set model(ref: string | undefined) {
+      chosenModel = ref;
+    },
+    messages: [],
+    usage: { inputTokens: 0, outputTokens: 0 },
+    running: false,
+    clear() {
+      session.messages.length = 0;
+    },
+  };
+
   const host: Host = {
     cwd,
     get config() {
@@ -395,6 +418,11 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       return () => void listeners.delete(listener);
     },
     emit,
+    session,
+    async run(prompt, runOptions) {
+      const { runAgent } = await import("./loop.js");
+      return runAgent(host, prompt, runOptions);
+    },
     close() {
       closed ??= (async () => {
         const timeout = new Promise<void>((r) => setTimeout(r, 5000).unref());
@@ -462,6 +490,7 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       log: logger(plugin.name),
       emit,
       audit: (r) => audit.write({ kind: r.kind, source: plugin.name, name: r.name, outcome: r.outcome, detail: r.detail }),
+      report: (p) => report({ kind: p.kind ?? "plugin", plugin: plugin.name, name: p.name, message: p.message }),
       host,
     };
     try {
@@ -482,8 +511,18 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
   if (hooks.config.isUsed()) {
     const next = await hooks.config.promise(config);
     const parsed = AgentConfigSchema.safeParse(next);
-    if (parsed.success) config = parsed.data;
-    else report({ kind: "config", message: `The config hook produced an invalid config; it was ignored: ${parsed.error.issues[0]?.message}` });
+    if (parsed.success) {
+      config = parsed.data;
+      // The gate was built from the files' config: adopt what the plugins changed.
+      gate.reconfigure({
+        rules: compileRules(config.permissions),
+        defaults: {
+          timeoutMs: config.tools?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          maxOutputBytes: config.tools?.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+        },
+      });
+      if (!options.permissionMode && config.permissions?.mode) gate.mode = config.permissions.mode;
+    } else report({ kind: "config", message: `The config hook produced an invalid config; it was ignored: ${parsed.error.issues[0]?.message}` });
   }
 
   await hooks.registerProviders.promise(providerRegistrar);

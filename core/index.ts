@@ -38,9 +38,13 @@ export type {
   PluginStatus,
   HostProblem,
   Host,
+  AgentSession,
+  RunOptions,
+  RunResult,
 } from "./types.js";
+export { PERMISSION_MODES } from "./types.js";
 export type { AgentEvent, AgentEventType, StopReason } from "./events.js";
-export { parseModelRef } from "./model.js";
+export { parseModelRef, ModelError, modelErrorCodeForStatus, parseRetryAfter, networkErrorCode } from "./model.js";
 export type {
   ModelProvider,
   ModelRequest,
@@ -50,6 +54,7 @@ export type {
   ModelStreamEvent,
   ModelStopReason,
   ModelUsage,
+  ModelErrorCode,
 } from "./model.js";
 export type { HookTable, HookName } from "./hooks.js";
 export { AgentConfigSchema, type AgentConfig, type PermissionRule, type ToolOverride, type PluginEntry } from "./config-schema.js";

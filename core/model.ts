@@ -1,6 +1,8 @@
 /**
  * The model provider interface. The core knows nothing about any vendor: providers are plugins
- * that turn a ModelRequest into a stream of ModelStreamEvents.
+ * that turn a ModelRequest into a stream of ModelStreamEvents. Retries live in the loop (one place):
+ * a provider reports a failure as a `ModelError` saying whether it is worth retrying, and never
+ * retries on its own.
  */
 import type { JsonSchema } from "./types.js";
 
@@ -17,6 +19,8 @@ export interface ModelToolCall {
   name: string;
   /** Parsed arguments; when the model sent invalid JSON, the raw string. */
   input: unknown;
+  /** Set when the arguments were not valid JSON: the parser's complaint, for the model to act on. */
+  inputError?: string;
 }
 
 export type ModelMessage =
@@ -35,8 +39,13 @@ export interface ModelRequest {
 }
 
 export interface ModelUsage {
+  /** Every input token of the request, cached ones included. */
   inputTokens: number;
   outputTokens: number;
+  /** Input tokens read from the provider's prompt cache (a subset of `inputTokens`). */
+  cacheReadTokens?: number;
+  /** Input tokens written to the provider's prompt cache (a subset of `inputTokens`). */
+  cacheWriteTokens?: number;
 }
 
 export type ModelStopReason = "end_turn" | "tool_use" | "max_tokens" | "other";
@@ -52,10 +61,12 @@ export interface ModelProvider {
   name: string;
   description?: string;
   /**
-   * Stream one model turn. Must honour `signal`. Throw a `ModelError` (or any Error) for failures;
-   * retries of transient errors are the provider's job.
+   * Stream one model turn. Must honour `signal`. Throw a `ModelError` for failures (other errors are
+   * treated as non-retryable). Do not retry: the loop does, with backoff, for retryable errors.
    */
   stream(request: ModelRequest, options: { signal: AbortSignal }): AsyncIterable<ModelStreamEvent>;
+  /** The models this provider can serve, for `/model` (optional). */
+  listModels?(options: { signal: AbortSignal }): Promise<string[]>;
 }
 
 /** Split `provider:model`. The model part may itself contain colons (e.g. `ollama` tags). */
@@ -63,4 +74,93 @@ export function parseModelRef(ref: string): { provider: string; model: string } 
   const i = ref.indexOf(":");
   if (i <= 0 || i === ref.length - 1) return undefined;
   return { provider: ref.slice(0, i), model: ref.slice(i + 1) };
+}
+
+export type ModelErrorCode =
+  /** No API key configured; the message names the env var / config key. */
+  | "E_MODEL_NO_KEY"
+  /** The provider's settings (config `providers.<name>`) are invalid. */
+  | "E_MODEL_CONFIG"
+  /** 401/403: the key was refused. */
+  | "E_MODEL_AUTH"
+  /** 404: unknown model (or wrong base URL). */
+  | "E_MODEL_NOT_FOUND"
+  /** 400/422 and other client errors: the request was refused as it is. */
+  | "E_MODEL_BAD_REQUEST"
+  /** 429: rate limited. Retryable. */
+  | "E_MODEL_RATE_LIMIT"
+  /** 5xx, 529 overloaded, in-stream server errors. Retryable. */
+  | "E_MODEL_SERVER"
+  /** Could not connect (refused, DNS, reset before a response). Retryable. */
+  | "E_MODEL_NETWORK"
+  /** No response, or the stream went silent for too long. Retryable. */
+  | "E_MODEL_TIMEOUT"
+  /** The response stream broke mid-way. Retryable. */
+  | "E_MODEL_STREAM"
+  /** Anything else. */
+  | "E_MODEL";
+
+/** A model request failure with a stable code and an actionable message. */
+export class ModelError extends Error {
+  readonly code: ModelErrorCode;
+  /** Worth trying again (the loop retries these with backoff, a bounded number of times). */
+  readonly retryable: boolean;
+  /** Server-requested wait before retrying (`retry-after` / `retry-after-ms`). */
+  readonly retryAfterMs?: number;
+  readonly status?: number;
+  readonly provider?: string;
+
+  constructor(
+    code: ModelErrorCode,
+    message: string,
+    options: { retryable?: boolean; retryAfterMs?: number; status?: number; provider?: string; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "ModelError";
+    this.code = code;
+    this.retryable = options.retryable ?? RETRYABLE.has(code);
+    this.retryAfterMs = options.retryAfterMs;
+    this.status = options.status;
+    this.provider = options.provider;
+  }
+}
+
+const RETRYABLE = new Set<ModelErrorCode>(["E_MODEL_RATE_LIMIT", "E_MODEL_SERVER", "E_MODEL_NETWORK", "E_MODEL_TIMEOUT", "E_MODEL_STREAM"]);
+
+/** The error code for an HTTP status, shared by provider plugins so every provider classifies alike. */
+export function modelErrorCodeForStatus(status: number): ModelErrorCode {
+  if (status === 401 || status === 403) return "E_MODEL_AUTH";
+  if (status === 404) return "E_MODEL_NOT_FOUND";
+  if (status === 408) return "E_MODEL_TIMEOUT";
+  if (status === 429) return "E_MODEL_RATE_LIMIT";
+  if (status >= 500) return "E_MODEL_SERVER";
+  if (status >= 400) return "E_MODEL_BAD_REQUEST";
+  return "E_MODEL";
+}
+
+/** `retry-after-ms`, else `retry-after` (seconds or an HTTP date), in ms; undefined when absent or unreadable. */
+export function parseRetryAfter(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const ms = Number.parseFloat(headers.get("retry-after-ms") ?? "");
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = headers.get("retry-after");
+  if (!raw) return undefined;
+  const seconds = Number.parseFloat(raw);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(raw);
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}
+
+const NETWORK_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT", "EPIPE"]);
+
+/** The first Node network error code (`ECONNREFUSED`, ...) in an error's cause chain, if any. */
+export function networkErrorCode(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined, depth = 0; e && depth < 6; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === "string" && NETWORK_CODES.has(e.code)) return e.code;
+    for (const inner of Array.isArray(e.errors) ? e.errors : []) {
+      const c = (inner as { code?: unknown })?.code;
+      if (typeof c === "string" && NETWORK_CODES.has(c)) return c;
+    }
+  }
+  return undefined;
 }

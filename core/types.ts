@@ -3,9 +3,9 @@
  * keep it small, documented and stable.
  */
 import type { z } from "zod";
-import type { AgentEvent } from "./events.js";
+import type { AgentEvent, StopReason } from "./events.js";
 import type { HookTable } from "./hooks.js";
-import type { ModelProvider } from "./model.js";
+import type { ModelMessage, ModelProvider } from "./model.js";
 import type { AgentConfig } from "./config-schema.js";
 
 /** What a tool may do to the world. Permission modes are defined in terms of risk. */
@@ -121,7 +121,9 @@ export interface PermissionRequest {
   tool: RegisteredTool;
   input: unknown;
   subject?: string;
-  /** The rule to add that would allow this without asking, e.g. `run_command(npm test:*)`. */
+  /** The rules to add that would allow this without asking, e.g. `run_command(npm test:*)` (one per part of a compound command). */
+  suggestedRules: string[];
+  /** `suggestedRules` joined with ", ", for display. */
   suggestedRule: string;
   reason: string;
 }
@@ -244,6 +246,12 @@ export interface PluginContext {
   emit(event: AgentEvent): void;
   /** Record an audit entry (secrets are redacted by the host). */
   audit(record: { kind: AuditKind; name: string; outcome: string; detail?: unknown }): void;
+  /**
+   * Report a problem the plugin found and kept going past (e.g. a server that failed to connect):
+   * it is added to `host.problems` (printed by the CLI, listed by `agent doctor`), audited, and
+   * emitted as a `notice` event. Unlike `log.warn`, it is not lost when nobody listens yet.
+   */
+  report(problem: { kind?: HostProblem["kind"]; name?: string; message: string }): void;
   /** The host, for plugins that need to call tools (always through the gate). */
   host: Host;
 }
@@ -312,6 +320,57 @@ export interface HostProblem {
   message: string;
 }
 
+/** Options for one run of the agent loop (`host.run`). */
+export interface RunOptions {
+  /** `provider:model` for this run; default `host.session.model`. */
+  model?: string;
+  /** Model requests allowed in this run; default config `maxTurns`, else 50. */
+  maxTurns?: number;
+  /** Cancels the model request and the running tool calls; the run ends with reason `aborted`. */
+  signal?: AbortSignal;
+  /** Replaces config `systemPrompt` (and the default) for this run. */
+  systemPrompt?: string;
+  /** Retries of a failed model request (429, 5xx, network, broken stream); default 4 attempts, 500 ms base delay. */
+  retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** A model stream that sends nothing for this long is dropped (and retried); default 300 000 ms. */
+  idleTimeoutMs?: number;
+}
+
+/** What a run of the agent loop ended with. Model failures are reported here, not thrown. */
+export interface RunResult {
+  reason: StopReason;
+  /** True when the model finished the task (`reason === "end_turn"`). */
+  ok: boolean;
+  /** The text of the last assistant message. */
+  text: string;
+  model: string;
+  sessionId: string;
+  /** Model requests made. */
+  turns: number;
+  toolCalls: number;
+  usage: { inputTokens: number; outputTokens: number };
+  durationMs: number;
+  error?: { code: string; message: string };
+}
+
+/** The conversation a host keeps between runs (one per host). */
+export interface AgentSession {
+  readonly id: string;
+  /**
+   * `provider:model` for the next run. Reads as the one set here, else `AGENT_MODEL`, else config `model`;
+   * undefined when none is configured. Assign undefined to go back to the default.
+   */
+  model: string | undefined;
+  /** The conversation so far; plugins may rewrite it between runs (e.g. to compact it). */
+  readonly messages: ModelMessage[];
+  /** Token usage summed over every run of the session. */
+  readonly usage: { inputTokens: number; outputTokens: number };
+  /** True while a run is in progress. */
+  readonly running: boolean;
+  /** Forget the conversation (usage totals are kept). */
+  clear(): void;
+}
+
 /** The programmatic host (what `createHost` returns). */
 export interface Host {
   readonly cwd: string;
@@ -343,6 +402,14 @@ export interface Host {
   /** Listen to every event; returns an unsubscribe function. */
   on(listener: (event: AgentEvent) => void): () => void;
   emit(event: AgentEvent): void;
+  /** The conversation `run` continues. */
+  readonly session: AgentSession;
+  /**
+   * Run the agent loop on a prompt, continuing the session's conversation: the model answers and calls
+   * tools through the gate until it is done. Throws `AgentError` only for setup problems (no model
+   * configured: `E_NO_MODEL`; unknown provider: `E_CONFIG`; a run already in progress: `E_USAGE`).
+   */
+  run(prompt: string, options?: RunOptions): Promise<RunResult>;
   /** Runs `shutdown` and stops every child process. Idempotent. */
   close(): Promise<void>;
 }

@@ -1,7 +1,6 @@
 /** What every subcommand gets: the global flags and a way to open the host with CLI conventions. */
 import { createHost, type CreateHostOptions } from "../host.js";
 import type { Host, PermissionMode } from "../types.js";
-import { askOnTerminal } from "./prompt.js";
 
 declare const __AGENT_VERSION__: string;
 
@@ -30,10 +29,14 @@ export function createCliContext(flags: { cwd?: string; permissionMode?: Permiss
     debug: flags.debug,
     async openHost(options = {}) {
       const { interactive, quiet, ...rest } = options;
+      // Handle signals from the start: while the host opens, MCP servers may already be running in
+      // process groups of their own, which a terminal's Ctrl-C does not reach.
+      const signals = installSignalHandlers();
       const host = await createHost({
         cwd,
         permissionMode: flags.permissionMode,
-        askPermission: interactive !== false && canPrompt() ? askOnTerminal : undefined,
+        // The prompt (and node:readline) loads on the first question only.
+        askPermission: interactive !== false && canPrompt() ? async (req) => (await import("./prompt.js")).askOnTerminal(req) : undefined,
         ...rest,
       });
       if (!quiet) {
@@ -42,18 +45,21 @@ export function createCliContext(flags: { cwd?: string; permissionMode?: Permiss
           if (e.type === "notice" && e.level !== "info") process.stderr.write(`agent: ${e.message}\n`);
         });
       }
-      installSignalHandlers(host);
+      signals.attach(host);
       return host;
     },
   };
 }
 
-function installSignalHandlers(host: Host): void {
+function installSignalHandlers(): { attach(host: Host): void } {
+  let host: Host | undefined;
   const onSignal = (sig: NodeJS.Signals) => {
     const code = sig === "SIGINT" ? 130 : 143;
-    void host.close().finally(() => process.exit(code));
+    // Before the host exists, exiting is enough: the exit handler kills every child started so far.
+    void (host?.close() ?? Promise.resolve()).finally(() => process.exit(code));
   };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   process.once("SIGHUP", onSignal);
+  return { attach: (h) => void (host = h) };
 }

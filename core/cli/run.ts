@@ -1,6 +1,156 @@
-/** `agent run` — placeholder until the agent loop lands (issue 4). */
-import { AgentError } from "../errors.js";
-import type { CliContext } from "./context.js";
-export async function run(_args: string[], _ctx: CliContext): Promise<number> {
-  throw new AgentError("E_USAGE", "agent run is not available yet.");
+/** `agent run -p "<prompt>"`: the agent loop, headless, for scripts and CI. */
+import { fstatSync } from "node:fs";
+import { AgentError, ExitCode } from "../errors.js";
+import { DEFAULT_MAX_TURNS } from "../loop.js";
+import type { ModelErrorCode } from "../model.js";
+import { createJsonRenderer } from "../render/json.js";
+import { askOnStdin, createPermissionAsker } from "../render/permission-prompt.js";
+import { createPrettyRenderer } from "../render/pretty.js";
+import { createStreamJsonRenderer } from "../render/stream-json.js";
+import type { AgentEvent } from "../events.js";
+import type { CreateHostOptions } from "../host.js";
+import type { Host, RunResult } from "../types.js";
+import { canPrompt, type CliContext } from "./context.js";
+import { parseSubArgs } from "./main.js";
+
+const USAGE = `Usage: agent run [-p <prompt>] [options]
+
+Runs the agent on one prompt: the model answers and calls tools until the task is done.
+The prompt comes from -p (or the arguments), or from stdin when it is piped; with -p, piped
+input is added after the prompt (git diff | agent run -p "review this").
+
+Options:
+  -p, --prompt <text>         the task
+  -m, --model <p:m>           provider:model (default: AGENT_MODEL, then config "model")
+      --max-turns <n>         stop after n model requests (default: config maxTurns, else 50)
+      --output-format <fmt>   text (default) | json | stream-json
+      --system-prompt <text>  replace the system prompt for this run
+
+Global options (--permission-mode, --cwd, --debug) apply too. With no terminal to ask, tools that
+need approval are denied: allow them with permissions.allow in the config, or --permission-mode.
+
+Output: text streams the answer to stdout (only the final answer when stdout is not a terminal)
+and tool calls to stderr; json prints one object at the end; stream-json prints one event per line.
+Exit codes: 0 finished; 1 the model failed, or the run stopped at --max-turns or the output token
+limit; 2 usage or config error (no model, no API key); 130 cancelled with Ctrl-C.`;
+
+const FORMATS = ["text", "json", "stream-json"] as const;
+type Format = (typeof FORMATS)[number];
+
+/** Model failures that are really configuration problems: exit 2 like other config errors. */
+const CONFIG_CODES = new Set<string>(["E_MODEL_NO_KEY", "E_MODEL_CONFIG"] satisfies ModelErrorCode[]);
+
+export async function run(args: string[], ctx: CliContext): Promise<number> {
+  const parsed = parseSubArgs(
+    args,
+    {
+      prompt: { type: "string", short: "p" },
+      model: { type: "string", short: "m" },
+      "max-turns": { type: "string" },
+      "output-format": { type: "string" },
+      "system-prompt": { type: "string" },
+    },
+    USAGE,
+  );
+  if (!parsed) return ExitCode.OK;
+  const v = parsed.values;
+  const format = (v["output-format"] ?? "text") as Format;
+  if (!FORMATS.includes(format)) throw new AgentError("E_USAGE", `--output-format must be one of ${FORMATS.join(", ")}; got "${format}"`);
+  const maxTurns = v["max-turns"] === undefined ? undefined : Number(v["max-turns"]);
+  if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns > 0)) {
+    throw new AgentError("E_USAGE", `--max-turns must be a positive whole number; got "${v["max-turns"]}"`);
+  }
+
+  const prompt = await readPrompt(v.prompt ?? (parsed.positionals.length ? parsed.positionals.join(" ") : undefined));
+  if (!prompt.text.trim()) throw new AgentError("E_USAGE", 'no prompt: pass -p "<what to do>", or pipe it on stdin.');
+
+  // Ask permission on the terminal only when stdin is the terminal (not the prompt's pipe).
+  const ask = !prompt.fromStdin && canPrompt();
+  const controller = new AbortController();
+  const host = await openHostForRun(ctx, {
+    askPermission: ask ? createPermissionAsker({ ask: askOnStdin(), output: process.stderr, onCancel: () => controller.abort() }) : undefined,
+  });
+  try {
+    const renderer = createRenderer(format, maxTurns ?? host.config.maxTurns ?? DEFAULT_MAX_TURNS);
+    const off = host.on(renderer.handle);
+    const stopCtrlC = onCtrlC(host, controller);
+    let result: RunResult;
+    try {
+      result = await host.run(prompt.text, { model: v.model, maxTurns, signal: controller.signal, systemPrompt: v["system-prompt"] });
+    } finally {
+      stopCtrlC();
+      off();
+    }
+    renderer.finish();
+    return exitCodeFor(result);
+  } finally {
+    await host.close();
+  }
+}
+
+export function exitCodeFor(result: RunResult): number {
+  if (result.ok) return ExitCode.OK;
+  if (result.reason === "aborted") return 130;
+  if (result.error && CONFIG_CODES.has(result.error.code)) return ExitCode.USAGE;
+  return ExitCode.FAILED;
+}
+
+function createRenderer(format: Format, maxTurns: number | undefined): { handle(e: AgentEvent): void; finish(): void } {
+  if (format === "json") return createJsonRenderer(process.stdout);
+  if (format === "stream-json") return createStreamJsonRenderer(process.stdout);
+  const pretty = createPrettyRenderer({ out: process.stdout, err: process.stderr, maxTurns });
+  return { handle: pretty.handle, finish: pretty.dispose };
+}
+
+/**
+ * Open the host the CLI way, but keep Ctrl-C for ourselves: the first one cancels the run (not the
+ * process). `openHost` installs a SIGINT handler that exits at once: it is removed here (SIGTERM and
+ * SIGHUP keep theirs).
+ */
+export async function openHostForRun(ctx: CliContext, options: Partial<CreateHostOptions>): Promise<Host> {
+  const before = new Set(process.listeners("SIGINT"));
+  const host = await ctx.openHost({ ...options, interactive: false });
+  for (const l of process.listeners("SIGINT")) if (!before.has(l)) process.off("SIGINT", l);
+  return host;
+}
+
+/** First Ctrl-C cancels the run; a second one exits right away (closing the host, so no child outlives us). */
+export function onCtrlC(host: Host, controller: AbortController, notice = true): () => void {
+  const handler = () => {
+    if (!controller.signal.aborted) {
+      if (notice) process.stderr.write("\nCancelling… (press Ctrl-C again to quit)\n");
+      controller.abort();
+      return;
+    }
+    void host.close().finally(() => process.exit(130));
+  };
+  process.on("SIGINT", handler);
+  return () => process.off("SIGINT", handler);
+}
+
+/**
+ * The prompt from the flag, and from stdin when piped: alone when there is no flag; appended when
+ * there is one and stdin is a pipe or a file (never waiting on a terminal or an idle socket).
+ */
+async function readPrompt(flag: string | undefined): Promise<{ text: string; fromStdin: boolean }> {
+  if (process.stdin.isTTY) return { text: flag ?? "", fromStdin: false };
+  if (flag === undefined) return { text: await readStdin(), fromStdin: true };
+  if (!stdinIsPipeOrFile()) return { text: flag, fromStdin: false };
+  const piped = (await readStdin()).trim();
+  return { text: piped ? `${flag}\n\n${piped}` : flag, fromStdin: true };
+}
+
+function stdinIsPipeOrFile(): boolean {
+  try {
+    const st = fstatSync(0);
+    return st.isFIFO() || st.isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }

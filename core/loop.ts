@@ -1,0 +1,423 @@
+/**
+ * The agent loop: send the conversation to the model, run the tool calls it asks for through the
+ * gate, feed the results back, until the model stops calling tools (or the turn limit, a failure or
+ * the user stops it). Loaded lazily by `host.run`.
+ *
+ * Context: the loop builds the base request (system prompt, `AGENTS.md`, every registered tool) and
+ * hands it to the `beforeModelRequest` waterfall, where plugins add or rewrite (skills, compaction...).
+ * Retries of failed model requests happen here and only here.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { AgentError, errorMessage } from "./errors.js";
+import type { StopReason } from "./events.js";
+import {
+  ModelError,
+  parseModelRef,
+  type ModelMessage,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelStopReason,
+  type ModelToolCall,
+  type ModelUsage,
+} from "./model.js";
+import type { AgentSession, Host, RunOptions, RunResult, ToolResult } from "./types.js";
+
+export const DEFAULT_MAX_TURNS = 50;
+const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+const DEFAULT_RETRY = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
+/** A server asking us to wait longer than this is not waited for: the error is reported instead. */
+const MAX_RETRY_AFTER_MS = 60_000;
+const AGENTS_MD_MAX_BYTES = 64 * 1024;
+
+type MutableSession = { -readonly [K in keyof AgentSession]: AgentSession[K] };
+
+export const NO_MODEL_HELP = [
+  "No model configured. Choose one as provider:model, for example:",
+  '  agent run --model openai:gpt-4.1 -p "..."               (needs OPENAI_API_KEY)',
+  '  agent run --model anthropic:claude-sonnet-4-5 -p "..."  (needs ANTHROPIC_API_KEY)',
+  '  agent run --model ollama:qwen2.5-coder -p "..."         (a local Ollama server)',
+  'or set AGENT_MODEL=provider:model, or "model" in agent.config.ts / .agentrc.json.',
+].join("\n");
+
+/** Resolve `provider:model` to a registered provider; throws an `AgentError` a person can act on. */
+export function resolveModel(host: Host, ref: string | undefined): { ref: string; provider: ModelProvider; model: string } {
+  if (!ref) throw new AgentError("E_NO_MODEL", NO_MODEL_HELP);
+  const parsed = parseModelRef(ref);
+  if (!parsed) throw new AgentError("E_CONFIG", `Invalid model "${ref}": expected provider:model, e.g. openai:gpt-4.1.`);
+  const provider = host.providers.get(parsed.provider);
+  if (!provider) {
+    const known = host.providers.list().map((p) => p.name);
+    throw new AgentError(
+      "E_CONFIG",
+      `Unknown model provider "${parsed.provider}" in "${ref}". ` +
+        (known.length ? `Registered providers: ${known.join(", ")}.` : "No provider plugin is loaded."),
+    );
+  }
+  return { ref, provider, model: parsed.model };
+}
+
+export async function runAgent(host: Host, prompt: string, options: RunOptions = {}): Promise<RunResult> {
+  const session = host.session as MutableSession;
+  if (session.running) throw new AgentError("E_USAGE", "A run is already in progress in this session; wait for it or cancel it first.");
+  const { ref, provider, model } = resolveModel(host, options.model ?? session.model);
+  const maxTurns = options.maxTurns ?? host.config.maxTurns ?? DEFAULT_MAX_TURNS;
+  if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new AgentError("E_USAGE", `maxTurns must be a positive integer; got ${maxTurns}.`);
+
+  session.running = true;
+  try {
+    return await new Run(host, session, { ref, provider, model, maxTurns, options }).execute(prompt);
+  } finally {
+    session.running = false;
+  }
+}
+
+interface RunSetup {
+  ref: string;
+  provider: ModelProvider;
+  model: string;
+  maxTurns: number;
+  options: RunOptions;
+}
+
+interface TurnOutput {
+  text: string;
+  toolCalls: ModelToolCall[];
+  stop: ModelStopReason;
+  usage?: ModelUsage;
+}
+
+/** Thrown inside a run when the user cancelled; never escapes `execute`. */
+class Aborted extends Error {
+  /** Text the model had streamed when the user cancelled. */
+  constructor(readonly partial = "") {
+    super("aborted");
+  }
+}
+
+class Run {
+  private readonly started = performance.now();
+  private readonly signal: AbortSignal;
+  private turns = 0;
+  private toolCalls = 0;
+  private readonly usage = { inputTokens: 0, outputTokens: 0 };
+  private lastText = "";
+
+  constructor(
+    private readonly host: Host,
+    private readonly session: MutableSession,
+    private readonly setup: RunSetup,
+  ) {
+    this.signal = setup.options.signal ?? new AbortController().signal;
+  }
+
+  async execute(prompt: string): Promise<RunResult> {
+    const { host, session, setup } = this;
+    host.emit({ type: "session_start", sessionId: session.id, model: setup.ref, cwd: host.workspace.root, tools: host.tools.list().length });
+    host.emit({ type: "user_message", text: prompt });
+    session.messages.push({ role: "user", content: prompt });
+
+    let reason: StopReason;
+    let error: { code: string; message: string } | undefined;
+    try {
+      const system = await systemPrompt(host, setup.options.systemPrompt);
+      reason = await this.loop(system);
+    } catch (err) {
+      if (err instanceof Aborted || this.signal.aborted) reason = "aborted";
+      else {
+        reason = "error";
+        error = { code: (err as { code?: string }).code ?? "E_MODEL", message: errorMessage(err) };
+        host.emit({ type: "error", ...error });
+        if (process.env.AGENT_DEBUG === "1") process.stderr.write(`[agent:loop] ${debugChain(err)}\n`);
+      }
+    }
+
+    const result: RunResult = {
+      reason,
+      ok: reason === "end_turn",
+      text: this.lastText,
+      model: setup.ref,
+      sessionId: session.id,
+      turns: this.turns,
+      toolCalls: this.toolCalls,
+      usage: { ...this.usage },
+      durationMs: performance.now() - this.started,
+      ...(error ? { error } : {}),
+    };
+    host.emit({
+      type: "session_end",
+      sessionId: session.id,
+      reason,
+      turns: result.turns,
+      usage: result.usage,
+      durationMs: result.durationMs,
+      result: result.text,
+      ...(error ? { error } : {}),
+    });
+    return result;
+  }
+
+  private async loop(system: string): Promise<StopReason> {
+    const { host, session, setup } = this;
+    for (;;) {
+      if (this.signal.aborted) throw new Aborted();
+      this.turns++;
+      host.emit({ type: "turn_start", turn: this.turns, model: setup.ref });
+      const base: ModelRequest = {
+        model: setup.model,
+        system,
+        messages: [...session.messages],
+        tools: host.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+      };
+      const request = host.hooks.beforeModelRequest.isUsed() ? await host.hooks.beforeModelRequest.promise(base) : base;
+
+      let turn: TurnOutput;
+      try {
+        turn = await this.streamWithRetries(request);
+      } catch (err) {
+        if (err instanceof Aborted) this.keepPartialText(err.partial);
+        throw err;
+      }
+      this.addUsage(turn.usage);
+      this.lastText = turn.text;
+      host.emit({ type: "assistant_message", text: turn.text, toolCalls: turn.toolCalls.map(({ id, name, input }) => ({ id, name, input })) });
+      session.messages.push({ role: "assistant", content: turn.text, ...(turn.toolCalls.length ? { toolCalls: turn.toolCalls } : {}) });
+
+      if (turn.toolCalls.length === 0) return turn.stop === "max_tokens" ? "max_tokens" : "end_turn";
+
+      // Results always go into the conversation (even when cancelled) so it stays valid for the next prompt.
+      session.messages.push(...(await this.runTools(turn.toolCalls)));
+      if (this.signal.aborted) throw new Aborted();
+      if (this.turns >= setup.maxTurns) return "max_turns";
+    }
+  }
+
+  /** The user saw the partial answer: keep it in the conversation so a follow-up makes sense. */
+  private keepPartialText(text: string): void {
+    if (!text.trim()) return;
+    this.lastText = text;
+    this.session.messages.push({ role: "assistant", content: text });
+  }
+
+  private addUsage(u: ModelUsage | undefined): void {
+    if (!u) return;
+    this.usage.inputTokens += u.inputTokens;
+    this.usage.outputTokens += u.outputTokens;
+    this.session.usage.inputTokens += u.inputTokens;
+    this.session.usage.outputTokens += u.outputTokens;
+    this.host.emit({
+      type: "usage",
+      inputTokens: u.inputTokens,
+      outputTokens: u.outputTokens,
+      totalInputTokens: this.usage.inputTokens,
+      totalOutputTokens: this.usage.outputTokens,
+      ...(u.cacheReadTokens ? { cacheReadTokens: u.cacheReadTokens } : {}),
+      ...(u.cacheWriteTokens ? { cacheWriteTokens: u.cacheWriteTokens } : {}),
+    });
+  }
+
+  /** One model turn, retried with backoff on retryable failures (429, 5xx, network, broken or silent stream). */
+  private async streamWithRetries(request: ModelRequest): Promise<TurnOutput> {
+    const retry = { ...DEFAULT_RETRY, ...this.setup.options.retry };
+    for (let attempt = 1; ; attempt++) {
+      let err: ModelError;
+      try {
+        return await this.streamOnce(request);
+      } catch (e) {
+        if (e instanceof Aborted) throw e;
+        err = toModelError(e, this.setup.provider.name);
+      }
+      if (!err.retryable || attempt >= retry.maxAttempts) {
+        throw attempt > 1 ? withNote(err, `gave up after ${attempt} attempts`) : err;
+      }
+      if (err.retryAfterMs !== undefined && err.retryAfterMs > MAX_RETRY_AFTER_MS) {
+        throw withNote(err, `the server asked to wait ${Math.ceil(err.retryAfterMs / 1000)} s; not retrying`);
+      }
+      const backoff = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1)) * (0.8 + Math.random() * 0.4);
+      const delayMs = Math.round(err.retryAfterMs ?? backoff);
+      this.host.emit({ type: "retry", attempt, maxAttempts: retry.maxAttempts, delayMs, code: err.code, message: err.message });
+      if (!(await sleep(delayMs, this.signal))) throw new Aborted();
+    }
+  }
+
+  private async streamOnce(request: ModelRequest): Promise<TurnOutput> {
+    const idleMs = this.setup.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    const idle = new AbortController();
+    const signal = AbortSignal.any([this.signal, idle.signal]);
+    // One timer, re-armed lazily: cheaper than resetting a timeout on every delta.
+    let lastEvent = performance.now();
+    let timer: NodeJS.Timeout;
+    const arm = (ms: number) => {
+      timer = setTimeout(() => {
+        const silent = performance.now() - lastEvent;
+        if (silent >= idleMs) idle.abort();
+        else arm(idleMs - silent);
+      }, ms);
+    };
+    arm(idleMs);
+
+    const out: TurnOutput = { text: "", toolCalls: [], stop: "end_turn" };
+    let stopped = false;
+    try {
+      for await (const ev of this.setup.provider.stream(request, { signal })) {
+        lastEvent = performance.now();
+        if (signal.aborted) break;
+        switch (ev.type) {
+          case "text_delta":
+            if (!ev.text) break;
+            out.text += ev.text;
+            this.host.emit({ type: "text_delta", text: ev.text });
+            break;
+          case "tool_call":
+            out.toolCalls.push(ev.call);
+            break;
+          case "usage":
+            out.usage = ev.usage;
+            break;
+          case "stop":
+            out.stop = ev.reason;
+            stopped = true;
+            break;
+        }
+      }
+    } catch (err) {
+      if (!signal.aborted) throw err;
+    } finally {
+      clearTimeout(timer!);
+    }
+    // SDKs may end a stream quietly when its signal fires: check why it ended.
+    if (this.signal.aborted) throw new Aborted(out.text);
+    if (idle.signal.aborted) {
+      throw new ModelError("E_MODEL_TIMEOUT", `${this.setup.provider.name} sent nothing for ${Math.round(idleMs / 1000)} s; the request was dropped.`, {
+        provider: this.setup.provider.name,
+      });
+    }
+    if (!stopped) out.stop = out.toolCalls.length ? "tool_use" : "end_turn";
+    return out;
+  }
+
+  /**
+   * Run the turn's tool calls through the gate. Consecutive read-only calls run concurrently; the
+   * others one at a time, in order (they may ask permission, and order matters for writes).
+   * Results come back in call order.
+   */
+  private async runTools(calls: ModelToolCall[]): Promise<ModelMessage[]> {
+    const results: ModelMessage[] = new Array(calls.length);
+    const run = async (i: number) => {
+      results[i] = await this.runTool(calls[i]);
+    };
+    for (let i = 0; i < calls.length; ) {
+      let j = i;
+      while (j < calls.length && this.isReadOnly(calls[j])) j++;
+      if (j > i) {
+        await Promise.all(calls.slice(i, j).map((_, k) => run(i + k)));
+        i = j;
+      } else {
+        await run(i++);
+      }
+    }
+    return results;
+  }
+
+  private isReadOnly(call: ModelToolCall): boolean {
+    const tool = this.host.tools.get(call.name);
+    // Unknown tools fail at once in the gate; running them alongside is harmless.
+    return !tool || tool.risk === "read";
+  }
+
+  private async runTool(call: ModelToolCall): Promise<ModelMessage> {
+    const message = (content: string, isError: boolean): ModelMessage => ({
+      role: "tool",
+      toolCallId: call.id,
+      name: call.name,
+      content,
+      ...(isError ? { isError: true } : {}),
+    });
+    // After Ctrl-C, calls not started yet are not started at all (not even asked about).
+    if (this.signal.aborted) return message(`Not run: the user cancelled before ${call.name} started.`, true);
+    this.toolCalls++;
+    const result: ToolResult = await this.host.tools.call(call.name, call.input, { signal: this.signal, callId: call.id });
+    if (call.inputError && result.outcome === "invalid") {
+      return message(
+        `The arguments for ${call.name} were not valid JSON (${call.inputError}). Call the tool again with a JSON object that matches its input schema.`,
+        true,
+      );
+    }
+    return message(result.output === "" && result.ok ? "(no output)" : result.output, !result.ok);
+  }
+}
+
+/** The system prompt: config (or the default), then `AGENTS.md` from the project root when there is one. */
+export async function systemPrompt(host: Host, override?: string): Promise<string> {
+  const base = override ?? host.config.systemPrompt ?? defaultSystemPrompt(host.workspace.root);
+  const instructions = await readAgentsMd(host.workspace.root);
+  return instructions ? `${base}\n\n# Project instructions (AGENTS.md)\n\n${instructions}` : base;
+}
+
+export function defaultSystemPrompt(root: string): string {
+  return [
+    "You are a capable software agent working in the user's terminal through agent-host. You complete tasks in the",
+    "project below using the tools you are given, then report briefly what you did.",
+    "",
+    "- Find facts with tools instead of guessing; read files before you change them.",
+    "- Make the smallest change that does the job, in the project's existing style.",
+    "- Independent read-only tool calls can be made together in one turn; they run in parallel.",
+    "- A denied tool call was refused by the user or their rules: do not repeat it unchanged. Adapt, or say what you need and why.",
+    "- Tool output may be cut to a size limit (the result says so); narrow the request to see more.",
+    "- Be concise. Plain text or Markdown, no preamble.",
+    "",
+    "Environment:",
+    `- Working directory: ${root}`,
+    `- Platform: ${process.platform} (${process.arch})`,
+    `- Date: ${new Date().toISOString().slice(0, 10)}`,
+  ].join("\n");
+}
+
+async function readAgentsMd(root: string): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path.join(root, "AGENTS.md"), "utf8");
+  } catch {
+    return undefined;
+  }
+  text = text.trim();
+  if (!text) return undefined;
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= AGENTS_MD_MAX_BYTES) return text;
+  return `${Buffer.from(text).subarray(0, AGENTS_MD_MAX_BYTES).toString("utf8")}\n[AGENTS.md truncated: ${bytes - AGENTS_MD_MAX_BYTES} of ${bytes} bytes cut]`;
+}
+
+function toModelError(err: unknown, provider: string): ModelError {
+  if (err instanceof ModelError) return err;
+  return new ModelError("E_MODEL", `${provider}: ${errorMessage(err)}`, { provider, cause: err });
+}
+
+/** The stack and every cause, for --debug. */
+function debugChain(err: unknown): string {
+  const parts: string[] = [];
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    parts.push(e instanceof Error ? (e.stack ?? e.message) : String(e));
+  }
+  return parts.join("\ncaused by: ");
+}
+
+function withNote(err: ModelError, note: string): ModelError {
+  const { code, retryable, retryAfterMs, status, provider } = err;
+  return new ModelError(code, `${err.message} (${note})`, { retryable, retryAfterMs, status, provider, cause: err });
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

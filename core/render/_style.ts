@@ -1,0 +1,37 @@
+/** Terminal styling that respects NO_COLOR, FORCE_COLOR, TERM=dumb and non-TTY output. */
+
+export interface Output {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+/** Colours for this stream: NO_COLOR wins, then FORCE_COLOR, then "is it a terminal". */
+export function useColor(stream: Output, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR) return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false";
+  return !!stream.isTTY && env.TERM !== "dumb";
+}
+
+export type Style = ReturnType<typeof createStyle>;
+
+export function createStyle(enabled: boolean) {
+  const wrap = (open: number, close: number) => (s: string) => (enabled ? `\x1b[${open}m${s}\x1b[${close}m` : s);
+  return {
+    enabled,
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    blue: wrap(34, 39),
+    cyan: wrap(36, 39),
+    gray: wrap(90, 39),
+  };
+}
+
+/** Remove ANSI escape sequences (for measuring and for tests). */
+export function stripAnsi(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+}

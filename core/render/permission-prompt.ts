@@ -1,0 +1,80 @@
+/**
+ * The inline permission question for terminals: allow once, always for this session, or deny.
+ * Questions are asked one at a time (concurrent tool calls may ask together), and Ctrl-C while
+ * asking denies and cancels the run.
+ */
+import { createInterface } from "node:readline";
+import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "../types.js";
+import { summarizeInput } from "./_format.js";
+import { createStyle, useColor, type Output } from "./_style.js";
+
+/** Ask one line; resolves null on Ctrl-C or end of input. The question may span lines; only its last line is the input prompt. */
+export type AskLine = (question: string) => Promise<string | null>;
+
+/** Split a question into what is printed once and the one-line prompt readline redraws as the user types. */
+export function splitQuestion(question: string): { preamble: string; prompt: string } {
+  const i = question.lastIndexOf("\n");
+  return { preamble: question.slice(0, i + 1), prompt: question.slice(i + 1) };
+}
+
+export interface PermissionPromptOptions {
+  ask: AskLine;
+  /** For colours. */
+  output: Output;
+  /** Called when the user pressed Ctrl-C at the question: cancel the run. */
+  onCancel?(): void;
+}
+
+export function createPermissionAsker(options: PermissionPromptOptions): PermissionAsker {
+  const s = createStyle(useColor(options.output));
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function askOne(req: PermissionRequest): Promise<PermissionAnswer> {
+    const what = req.subject ? `${req.tool.name}(${req.subject})` : req.tool.name;
+    const detail = req.subject ? "" : summarizeInput(req.input, 80);
+    const question =
+      `${s.yellow("?")} Allow ${s.bold(what)}${detail ? ` ${s.dim(detail)}` : ""}  ${s.gray(`risk: ${req.tool.risk} · from ${req.tool.source}`)}\n` +
+      `  ${s.bold("y")} yes, once   ${s.bold("a")} always this session (${req.suggestedRule})   ${s.bold("n")} no\n` +
+      `${s.yellow(">")} `;
+    for (;;) {
+      const answer = await options.ask(question);
+      if (answer === null) {
+        options.onCancel?.();
+        return "deny";
+      }
+      const a = answer.trim().toLowerCase();
+      if (a === "y" || a === "yes") return "allow_once";
+      if (a === "a" || a === "always") return "allow_session";
+      if (a === "n" || a === "no" || a === "") return "deny";
+    }
+  }
+
+  return (req) => {
+    const answer = queue.then(() => askOne(req));
+    queue = answer.catch(() => undefined);
+    return answer;
+  };
+}
+
+/** An `AskLine` on its own readline (for `agent run` in a terminal). */
+export function askOnStdin(input: NodeJS.ReadStream = process.stdin, output: NodeJS.WriteStream = process.stderr): AskLine {
+  return (question) =>
+    new Promise((resolve) => {
+      const rl = createInterface({ input, output, terminal: true });
+      let done = false;
+      const finish = (value: string | null) => {
+        if (done) return;
+        done = true;
+        rl.close();
+        resolve(value);
+      };
+      rl.on("SIGINT", () => {
+        output.write("\n");
+        finish(null);
+      });
+      rl.on("close", () => finish(null));
+      const { preamble, prompt } = splitQuestion(question);
+      output.write(preamble);
+      rl.question(prompt, (a) => finish(a));
+    });
+}

@@ -1,0 +1,14 @@
+/** Built-in plugin: the slash commands in `commands/` (one file each). */
+import { definePlugin } from "../../core/index.js";
+import clear from "../../commands/clear.js";
+import exit from "../../commands/exit.js";
+import help from "../../commands/help.js";
+import mode from "../../commands/mode.js";
+import model from "../../commands/model.js";
+import tools from "../../commands/tools.js";
+import usage from "../../commands/usage.js";
+
+export default definePlugin({
+  name: "commands",
+  commands: [help, tools, model, mode, clear, usage, exit],
+});

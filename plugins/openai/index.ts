@@ -1,0 +1,29 @@
+/**
+ * Built-in plugin: OpenAI-compatible model providers (Chat Completions, streaming tool calls).
+ * Registers `openai`, presets for well-known servers (ollama, lmstudio, vllm, llamacpp, openrouter),
+ * and every `providers.<name>` config entry with `type: "openai"`.
+ */
+import { definePlugin, type PluginContext } from "../../core/index.js";
+import { createOpenAIProvider } from "./provider.js";
+import { PRESETS } from "./settings.js";
+
+export default definePlugin(() => {
+  let ctx: PluginContext | undefined;
+  const configFor = (name: string) => () => ctx?.config.providers?.[name];
+  return {
+    name: "openai",
+    setup(c) {
+      ctx = c;
+    },
+    registerProviders(providers) {
+      for (const [name, preset] of Object.entries(PRESETS)) {
+        providers.add(createOpenAIProvider({ name, description: preset.description, config: configFor(name) }));
+      }
+      for (const [name, entry] of Object.entries(ctx?.config.providers ?? {})) {
+        if (entry.type !== "openai" || name in PRESETS) continue;
+        const where = typeof entry.baseURL === "string" ? entry.baseURL : "no baseURL set";
+        providers.add(createOpenAIProvider({ name, description: `OpenAI-compatible server (${where})`, config: configFor(name) }));
+      }
+    },
+  };
+});

@@ -1,0 +1,156 @@
+/**
+ * The interactive session, driven through a real pseudo-terminal (util-linux `script`): a prompt,
+ * multi-line input, a tool permission question answered inline, Ctrl-C cancelling a run, `/exit`.
+ * Needs `npm run build` first.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeAll, expect, test } from "vitest";
+import { stripAnsi } from "../../core/render/_style.js";
+import { startFake, type FakeServer, type Turn } from "../core/loop-helpers.js";
+import { assertBuilt, cleanEnv, CLI, makeProject, type Project } from "./run-helpers.js";
+
+beforeAll(assertBuilt);
+
+/** `agent` with no arguments on a pty; `waitFor` reads the screen output forward from the last match. */
+class PtySession {
+  private raw = "";
+  private cursor = 0;
+  private waiters: (() => void)[] = [];
+  readonly exited: Promise<number | null>;
+  private readonly child: ChildProcess;
+
+  constructor(cwd: string, env: NodeJS.ProcessEnv) {
+    this.child = spawn("script", ["-qfc", `stty cols 120 rows 40; exec "${process.execPath}" "${CLI}"`, "/dev/null"], {
+      cwd,
+      env: { ...env, NO_COLOR: "1", TERM: "xterm" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    this.child.stdout!.setEncoding("utf8").on("data", (d: string) => {
+      this.raw += d;
+      for (const w of this.waiters.splice(0)) w();
+    });
+    this.exited = new Promise((resolve) => this.child.on("close", resolve));
+  }
+
+  get text(): string {
+    return stripAnsi(this.raw).replace(/\r/g, "");
+  }
+
+  /** Wait until `needle` appears after the previous match; the next wait starts after it. */
+  async waitFor(needle: string): Promise<void> {
+    for (;;) {
+      const at = this.text.indexOf(needle, this.cursor);
+      if (at >= 0) {
+        this.cursor = at + needle.length;
+        return;
+      }
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  /** Wait for the input prompt (readline draws it as "> " at the start of a line). */
+  prompt(): Promise<void> {
+    return this.waitFor("\n> ");
+  }
+
+  type(keys: string): void {
+    this.child.stdin!.write(keys);
+  }
+
+  kill(): void {
+    this.child.kill("SIGKILL");
+  }
+}
+
+let srv: FakeServer | undefined;
+let project: Project | undefined;
+let pty: PtySession | undefined;
+afterEach(async () => {
+  pty?.kill();
+  await pty?.exited;
+  await srv?.close();
+  await project?.remove();
+  srv = project = pty = undefined;
+});
+
+async function start(script: Turn[]): Promise<PtySession> {
+  srv = await startFake("openai", script);
+  project = await makeProject({ model: "openai:gpt-fake", providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } } });
+  pty = new PtySession(project.dir, cleanEnv({}, project.dir));
+  await pty.waitFor("Type a task.");
+  await pty.prompt();
+  return pty;
+}
+
+test("a prompt, multi-line input, a permission question answered inline, /exit", async () => {
+  const s = await start([
+    "Hello! How can I help?",
+    { text: "Writing the marker.", toolCalls: [{ id: "m1", name: "write_marker", arguments: { name: "marker.txt" } }] },
+    "Marker written.",
+  ]);
+
+  s.type("Say hello\r");
+  await s.waitFor("Hello! How can I help?");
+  await s.waitFor("── 1 turn");
+  await s.prompt();
+
+  // "\" + Enter continues the input on the next line.
+  s.type("Please write\\\r");
+  await s.waitFor("… ");
+  s.type("a marker file\r");
+  await s.waitFor("? Allow write_marker(marker.txt)");
+  await s.waitFor("a always this session (write_marker(marker.txt))");
+  s.type("y\r");
+  await s.waitFor("✓ write_marker marker.txt");
+  await s.waitFor("Marker written.");
+  await s.prompt();
+  expect(readFileSync(path.join(project!.dir, "marker.txt"), "utf8")).toBe("marked");
+  expect(srv!.requests[1].body.messages.at(-1)).toEqual({ role: "user", content: "Please write\na marker file" });
+
+  s.type("/exit\r");
+  expect(await s.exited).toBe(0);
+  // The history keeps what was typed (not the permission answer).
+  const history = readFileSync(path.join(project!.dir, ".agent", "history"), "utf8");
+  expect(history).toContain("Say hello");
+  expect(history).not.toMatch(/^y$/m);
+});
+
+test("denying the permission question: the tool does not run and the model is told", async () => {
+  const s = await start([{ toolCalls: [{ id: "m1", name: "write_marker", arguments: { name: "marker.txt" } }] }, "Understood, not writing."]);
+  s.type("Write a marker\r");
+  await s.waitFor("? Allow write_marker(marker.txt)");
+  s.type("n\r");
+  await s.waitFor("✗ write_marker marker.txt denied");
+  await s.waitFor("Understood, not writing.");
+  await s.prompt();
+  expect(existsSync(path.join(project!.dir, "marker.txt"))).toBe(false);
+  const toolMsg = srv!.requests[1].body.messages.find((m: { role: string }) => m.role === "tool");
+  expect(toolMsg.content).toContain("Permission denied by the user");
+  s.type("/exit\r");
+  expect(await s.exited).toBe(0);
+});
+
+test("Ctrl-C cancels the running request and the session goes on; slash commands work", async () => {
+  const s = await start([{ text: ["Starting a long answer", " that never ends"], stallAfter: 2 }, "Back again."]);
+  s.type("Talk for a long time\r");
+  await s.waitFor("Starting a long answer");
+  s.type("\x03");
+  await s.waitFor("── cancelled");
+  await s.prompt();
+
+  s.type("/tools\r");
+  await s.waitFor("write_marker");
+  await s.prompt();
+  s.type("Are you there?\r");
+  await s.waitFor("Back again.");
+  await s.prompt();
+  // The cancelled partial answer stays in the conversation, so the follow-up makes sense.
+  expect(srv!.requests[1].body.messages.slice(-2)).toEqual([
+    { role: "assistant", content: "Starting a long answer" },
+    { role: "user", content: "Are you there?" },
+  ]);
+  s.type("/exit\r");
+  expect(await s.exited).toBe(0);
+});

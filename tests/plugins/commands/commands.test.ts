@@ -1,0 +1,74 @@
+/** The built-in slash commands, through the host's command registry. */
+import { afterEach, expect, test } from "vitest";
+import { openHost, startFake, type FakeServer, type FakeServerOptions, type TestHost, type Turn } from "../../core/loop-helpers.js";
+
+let srv: FakeServer | undefined;
+let t: TestHost | undefined;
+afterEach(async () => {
+  await t?.close();
+  await srv?.close();
+  t = srv = undefined;
+});
+
+async function host(script: Turn[] = [], serverOpts: FakeServerOptions = {}) {
+  srv = await startFake("openai", script, serverOpts);
+  t = await openHost("openai", srv, {
+    tools: [{ name: "peek", description: "Look at something\nin detail", risk: "read", inputSchema: { type: "object" }, run: () => "" }],
+  });
+  return t.host;
+}
+
+test("/help lists every command with its hint", async () => {
+  const h = await host();
+  const { output } = await h.commands.run("/help");
+  for (const name of ["help", "tools", "model", "mode", "clear", "usage", "exit"]) expect(output).toContain(`/${name}`);
+  expect(output).toContain("/mode [default|plan|acceptEdits|bypass]");
+  expect(output).toContain("Ctrl-C");
+});
+
+test("/tools lists tools with risk and source", async () => {
+  const h = await host();
+  const { output } = await h.commands.run("/tools");
+  expect(output).toMatch(/peek\s+read\s+test-tools\s+Look at something in detail/);
+});
+
+test("/exit asks the session to end", async () => {
+  const h = await host();
+  expect(await h.commands.run("/exit")).toEqual({ exit: true });
+});
+
+test("/clear forgets the conversation", async () => {
+  const h = await host(["Hi there."]);
+  await h.run("Hello");
+  expect(h.session.messages).toHaveLength(2);
+  expect((await h.commands.run("/clear")).output).toBe("Conversation cleared (2 messages).");
+  expect(h.session.messages).toHaveLength(0);
+});
+
+test("/model shows, validates and switches the model", async () => {
+  const h = await host();
+  expect((await h.commands.run("/model")).output).toContain("Model: openai:test-model");
+  expect((await h.commands.run("/model nonsense")).output).toContain("is not provider:model");
+  expect((await h.commands.run("/model nope:x")).output).toContain('Unknown provider "nope"');
+  expect((await h.commands.run("/model anthropic:claude-x")).output).toBe("Model: anthropic:claude-x");
+  expect(h.session.model).toBe("anthropic:claude-x");
+});
+
+test("/model list asks the provider for its models", async () => {
+  const h = await host([], { models: ["gpt-one", "gpt-two"] });
+  expect((await h.commands.run("/model list")).output).toBe("  openai:gpt-one\n  openai:gpt-two");
+});
+
+test("/mode shows and sets the permission mode", async () => {
+  const h = await host();
+  expect((await h.commands.run("/mode")).output).toContain("Permission mode: default");
+  expect((await h.commands.run("/mode acceptedits")).output).toContain("Permission mode: acceptEdits");
+  expect(h.permissionMode).toBe("acceptEdits");
+  expect((await h.commands.run("/mode yolo")).output).toContain('Unknown mode "yolo"');
+});
+
+test("/usage reports the session's tokens", async () => {
+  const h = await host([{ text: "ok", usage: { input: 1200, output: 34 } }]);
+  await h.run("Hi");
+  expect((await h.commands.run("/usage")).output).toBe("Tokens this session: 1,200 in, 34 out.");
+});
