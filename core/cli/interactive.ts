@@ -12,7 +12,7 @@ import { createPermissionAsker, splitQuestion } from "../render/permission-promp
 import { createPrettyRenderer } from "../render/pretty.js";
 import type { Host } from "../types.js";
 import { version, type CliContext } from "./context.js";
-import { onCtrlC, openHostForRun } from "./run.js";
+import { onCtrlC } from "./run.js";
 
 const HISTORY_SIZE = 500;
 const PROMPT = "> ";
@@ -21,7 +21,9 @@ const CONTINUATION = "… ";
 export async function runInteractive(ctx: CliContext): Promise<number> {
   const term = new Terminal();
   let cancelRun: (() => void) | undefined;
-  const host = await openHostForRun(ctx, {
+  const host = await ctx.openHost({
+    interactive: false,
+    ctrlC: "caller",
     askPermission: createPermissionAsker({ ask: (q) => term.askDuringRun(q), output: process.stdout, onCancel: () => cancelRun?.() }),
   });
   const s = createStyle(useColor(process.stdout));

@@ -67,7 +67,9 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   // Ask permission on the terminal only when stdin is the terminal (not the prompt's pipe).
   const ask = !prompt.fromStdin && canPrompt();
   const controller = new AbortController();
-  const host = await openHostForRun(ctx, {
+  const host = await ctx.openHost({
+    interactive: false,
+    ctrlC: "caller",
     askPermission: ask ? createPermissionAsker({ ask: askOnStdin(), output: process.stderr, onCancel: () => controller.abort() }) : undefined,
   });
   try {
@@ -100,18 +102,6 @@ function createRenderer(format: Format, maxTurns: number | undefined): { handle(
   if (format === "stream-json") return createStreamJsonRenderer(process.stdout);
   const pretty = createPrettyRenderer({ out: process.stdout, err: process.stderr, maxTurns });
   return { handle: pretty.handle, finish: pretty.dispose };
-}
-
-/**
- * Open the host the CLI way, but keep Ctrl-C for ourselves: the first one cancels the run (not the
- * process). `openHost` installs a SIGINT handler that exits at once: it is removed here (SIGTERM and
- * SIGHUP keep theirs).
- */
-export async function openHostForRun(ctx: CliContext, options: Partial<CreateHostOptions>): Promise<Host> {
-  const before = new Set(process.listeners("SIGINT"));
-  const host = await ctx.openHost({ ...options, interactive: false });
-  for (const l of process.listeners("SIGINT")) if (!before.has(l)) process.off("SIGINT", l);
-  return host;
 }
 
 /** First Ctrl-C cancels the run; a second one exits right away (closing the host, so no child outlives us). */

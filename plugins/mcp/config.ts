@@ -1,0 +1,242 @@
+/**
+ * Per-server config: the `.mcp.json` shape other MCP clients use (Claude Code, Claude Desktop,
+ * Cursor, VS Code, Gemini CLI), plus our extra keys. Each entry is validated on its own: a bad
+ * entry is reported with its key path and what was expected, and the other servers still load.
+ */
+import path from "node:path";
+import { z, type Risk } from "../../core/index.js";
+import { expandVars } from "./expand.js";
+
+export type TransportKind = "stdio" | "http" | "sse";
+
+export interface ServerConfig {
+  name: string;
+  /** `auto`: Streamable HTTP first, falling back to legacy SSE when the server says it only speaks that. */
+  transport: TransportKind | "auto";
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Absolute; defaults to the project root. */
+  cwd?: string;
+  url?: string;
+  headers: Record<string, string>;
+  disabled: boolean;
+  connectTimeout: number;
+  toolTimeout?: number;
+  maxOutputBytes?: number;
+  includeTools?: string[];
+  excludeTools?: string[];
+  /** Per-tool risk overrides; keys are MCP tool names or `*` globs. */
+  risk: Record<string, Risk>;
+  /** How to answer a server's elicitation request (we cannot show a form). */
+  elicitation: "defaults" | "decline";
+}
+
+export interface ConfigProblem {
+  server: string;
+  message: string;
+  /** Fatal problems keep the server from loading; the others are warnings. */
+  fatal: boolean;
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+
+const PositiveInt = z.number().int().positive();
+/** Numbers and booleans in `args`/`env` are common in hand-written configs; take them as strings. */
+const Scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+
+export const McpServerConfigSchema = z.looseObject({
+  type: z.enum(["stdio", "http", "sse", "streamable-http", "streamableHttp"]).optional(),
+  command: z.string().min(1).optional(),
+  args: z.array(Scalar).optional(),
+  env: z.record(z.string(), Scalar).optional(),
+  cwd: z.string().min(1).optional(),
+  url: z.string().min(1).optional(),
+  /** Gemini CLI's name for a Streamable HTTP URL. */
+  httpUrl: z.string().min(1).optional(),
+  headers: z.record(z.string(), Scalar).optional(),
+  disabled: z.boolean().optional(),
+  connectTimeout: PositiveInt.optional(),
+  toolTimeout: PositiveInt.optional(),
+  /** Gemini CLI's name for the tool timeout. */
+  timeout: PositiveInt.optional(),
+  maxOutputBytes: PositiveInt.optional(),
+  includeTools: z.array(z.string()).optional(),
+  excludeTools: z.array(z.string()).optional(),
+  risk: z.record(z.string(), z.enum(["read", "write", "execute", "network"])).optional(),
+  elicitation: z.enum(["defaults", "decline"]).optional(),
+});
+export type McpServerConfigInput = z.input<typeof McpServerConfigSchema>;
+
+/** What each key expects, for messages; `[whole, one item]` for lists and maps. */
+const EXPECTED: Record<string, string | [string, string]> = {
+  type: '"stdio", "http" or "sse"',
+  command: "a non-empty string (the program to start)",
+  args: ["an array of strings", "a string"],
+  env: ["an object of string values", "a string"],
+  cwd: "a non-empty string (a folder)",
+  url: "a non-empty string (an http(s) URL)",
+  httpUrl: "a non-empty string (an http(s) URL)",
+  headers: ["an object of string values", "a string"],
+  disabled: "true or false",
+  connectTimeout: "a positive whole number of milliseconds",
+  toolTimeout: "a positive whole number of milliseconds",
+  timeout: "a positive whole number of milliseconds",
+  maxOutputBytes: "a positive whole number of bytes",
+  includeTools: ["an array of tool names or globs", "a string"],
+  excludeTools: ["an array of tool names or globs", "a string"],
+  risk: ['an object mapping tool names to "read", "write", "execute" or "network"', '"read", "write", "execute" or "network"'],
+  elicitation: '"defaults" or "decline"',
+};
+const KNOWN_KEYS = Object.keys(EXPECTED);
+/** Keys other clients write that we ignore on purpose (never reported as typos). */
+const FOREIGN_KEYS = new Set(["autoApprove", "alwaysAllow", "trust", "description", "transportType", "envFile", "oauth", "gallery", "version", "enabled", "name"]);
+
+function describeValue(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 39)}…` : v)}`;
+  if (typeof v === "object") return "an object";
+  return `${typeof v === "number" ? "the number" : typeof v} ${String(v)}`;
+}
+
+function keyPath(server: string, p: readonly PropertyKey[]): string {
+  let out = `mcpServers.${server}`;
+  for (const k of p) out += typeof k === "number" ? `[${k}]` : `.${String(k)}`;
+  return out;
+}
+
+function valueAt(root: unknown, p: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const k of p) v = v && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return v;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length];
+}
+
+/** `*` matches any run of characters, `?` one character. */
+export function globMatcher(patterns: readonly string[]): (name: string) => boolean {
+  const res = patterns.map((p) => new RegExp(`^${p.split("").map((c) => (c === "*" ? "[\\s\\S]*" : c === "?" ? "[\\s\\S]" : c.replace(/[.+^${}()|[\]\\]/g, "\\$&"))).join("")}$`));
+  return (name) => res.some((re) => re.test(name));
+}
+
+/** Human-readable target of a server, for listings (no env, no headers: they may hold secrets). */
+export function describeTarget(s: Pick<ServerConfig, "command" | "args" | "url">): string {
+  if (s.url) return s.url;
+  return [s.command ?? "", ...s.args].map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(" ");
+}
+
+/**
+ * Validate and resolve every entry of `mcpServers`. Never throws: bad entries come back as fatal
+ * problems, doubtful ones (unset variables, likely typos) as warnings.
+ */
+export function parseServers(
+  raw: Record<string, unknown> | undefined,
+  options: { root: string; env?: NodeJS.ProcessEnv },
+): { servers: ServerConfig[]; problems: ConfigProblem[] } {
+  const servers: ServerConfig[] = [];
+  const problems: ConfigProblem[] = [];
+  const env = options.env ?? process.env;
+  for (const [name, entry] of Object.entries(raw ?? {})) {
+    const result = parseServer(name, entry, options.root, env);
+    problems.push(...result.problems);
+    if (result.server) servers.push(result.server);
+  }
+  return { servers, problems };
+}
+
+function parseServer(name: string, entry: unknown, root: string, env: NodeJS.ProcessEnv): { server?: ServerConfig; problems: ConfigProblem[] } {
+  const problems: ConfigProblem[] = [];
+  const fatal = (message: string) => ({ problems: [...problems, { server: name, message, fatal: true }] });
+  const warn = (message: string) => problems.push({ server: name, message, fatal: false });
+
+  if (name.trim() === "") return fatal(`mcpServers: a server has an empty name`);
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+    return fatal(`${keyPath(name, [])}: expected an object like { "command": "...", "args": [...] } or { "url": "..." }, got ${describeValue(entry)}`);
+  }
+  const parsed = McpServerConfigSchema.safeParse(entry);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? "");
+      const expected = EXPECTED[key];
+      const what = Array.isArray(expected) ? (issue.path.length > 1 ? expected[1] : expected[0]) : expected;
+      const got = describeValue(valueAt(entry, issue.path));
+      return `${keyPath(name, issue.path)}: expected ${what ?? issue.message}, got ${got}`;
+    });
+    return fatal(lines.join("; "));
+  }
+  const c = parsed.data;
+
+  for (const key of Object.keys(entry)) {
+    if (KNOWN_KEYS.includes(key) || FOREIGN_KEYS.has(key)) continue;
+    const near = KNOWN_KEYS.find((k) => distance(key, k) <= 2);
+    if (near) warn(`${keyPath(name, [key])}: unknown key (ignored); did you mean "${near}"?`);
+  }
+
+  const url = c.url ?? c.httpUrl;
+  if (c.command && url) return fatal(`${keyPath(name, [])}: has both "command" and "url"; give "command" for a local (stdio) server or "url" for a remote one`);
+  if (!c.command && !url) return fatal(`${keyPath(name, [])}: needs "command" (a local server started over stdio) or "url" (a remote HTTP/SSE server)`);
+  let transport: ServerConfig["transport"];
+  if (c.command) {
+    if (c.type && c.type !== "stdio") return fatal(`${keyPath(name, ["type"])}: "${c.type}" needs a "url", but this server has a "command"`);
+    transport = "stdio";
+  } else if (c.type === "stdio") {
+    return fatal(`${keyPath(name, ["type"])}: "stdio" needs a "command", but this server has a "url"`);
+  } else if (c.type === "sse") transport = "sse";
+  else if (c.type || c.httpUrl) transport = "http";
+  else transport = "auto";
+
+  const expand = (value: string, at: PropertyKey[]): string => {
+    const r = expandVars(value, env);
+    for (const v of r.missing) warn(`${keyPath(name, at)}: \${${v}} is not set; it was replaced by an empty string`);
+    return r.value;
+  };
+  const expandMap = (m: Record<string, string> | undefined, key: string) =>
+    Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, expand(v, [key, k])]));
+
+  const server: ServerConfig = {
+    name,
+    transport,
+    args: (c.args ?? []).map((a, i) => expand(a, ["args", i])),
+    env: expandMap(c.env, "env"),
+    headers: expandMap(c.headers, "headers"),
+    disabled: c.disabled === true,
+    connectTimeout: c.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    toolTimeout: c.toolTimeout ?? c.timeout,
+    maxOutputBytes: c.maxOutputBytes,
+    includeTools: c.includeTools,
+    excludeTools: c.excludeTools,
+    risk: c.risk ?? {},
+    elicitation: c.elicitation ?? "defaults",
+  };
+  if (c.command) {
+    server.command = expand(c.command, ["command"]);
+    if (c.cwd) server.cwd = path.resolve(root, expand(c.cwd, ["cwd"]));
+  } else {
+    const expanded = expand(url!, [c.url ? "url" : "httpUrl"]);
+    let parsedUrl: URL | undefined;
+    try {
+      parsedUrl = new URL(expanded);
+    } catch {
+      /* reported below */
+    }
+    if (!parsedUrl || (parsedUrl.protocol !== "http:" && parsedUrl.protocol !== "https:")) {
+      return fatal(`${keyPath(name, [c.url ? "url" : "httpUrl"])}: expected an http(s) URL, got ${describeValue(expanded)}`);
+    }
+    server.url = parsedUrl.href;
+  }
+  return { server, problems };
+}

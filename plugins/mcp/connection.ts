@@ -1,0 +1,537 @@
+/**
+ * One MCP server: connecting (bounded by its connectTimeout), listing tools and prompts, calling,
+ * noticing a crash, restarting on the next call (a few attempts with backoff), and shutting down.
+ * The SDK is imported here only when a connection opens (through sdk.ts); a stdio server is
+ * spawned first so it boots while the SDK loads.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Implementation,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { ToolCallContext, ToolReturn } from "../../core/index.js";
+import { globMatcher, type ServerConfig, type TransportKind } from "./config.js";
+import { toolResultToReturn } from "./content.js";
+import { answerWithDefaults } from "./elicitation.js";
+import { ConnectTimeoutError, describeError, httpStatus, isConnectionClosed, isRequestTimeout } from "./errors.js";
+import { loadCore, loadSse, loadStreamableHttp } from "./sdk.js";
+import { logFileFor, ServerLog } from "./server-log.js";
+import { StdioServerProcess } from "./stdio-process.js";
+
+declare const __AGENT_VERSION__: string;
+const CLIENT_INFO = { name: "agent-host", version: typeof __AGENT_VERSION__ === "string" ? __AGENT_VERSION__ : "0.0.0-dev" };
+
+/** The gate's signal owns a call's deadline (and cancels it); the SDK's own timer must never fire first. */
+const NO_SDK_TIMEOUT = 2 ** 31 - 1;
+const LIST_TIMEOUT_MS = 30_000;
+/** Prompts and resources read outside a tool call (slash commands) get this long. */
+const REQUEST_TIMEOUT_MS = 60_000;
+export const MAX_RECONNECT_ATTEMPTS = 3;
+const RECONNECT_BASE_DELAY_MS = 250;
+
+export type ConnectionStatus = "connecting" | "connected" | "failed" | "disconnected";
+
+/** What the manager hears about a connection's life. */
+export interface ConnectionListener {
+  toolsChanged(conn: McpConnection): void;
+  promptsChanged(conn: McpConnection): void;
+  disconnected(conn: McpConnection, reason: string): void;
+  reconnected(conn: McpConnection): void;
+  gaveUp(conn: McpConnection, reason: string): void;
+  elicited(conn: McpConnection, message: string, accepted: boolean): void;
+}
+
+interface Session {
+  client: Client;
+  transport: Transport;
+  kind: TransportKind;
+  proc?: StdioServerProcess;
+}
+
+interface OpenedSession extends Session {
+  tools: Tool[];
+  prompts: Prompt[];
+}
+
+/** Where an attempt got to, so a timeout can say what it was waiting for and clean up what exists. */
+interface Attempt {
+  stage: string;
+  session: Partial<Session>;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Wait for `p`, but give up (without stopping it) when `signal` aborts. */
+function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (v) => (signal.removeEventListener("abort", onAbort), resolve(v)),
+      (e) => (signal.removeEventListener("abort", onAbort), reject(e)),
+    );
+  });
+}
+
+export class McpConnection {
+  status: ConnectionStatus = "connecting";
+  /** The transport of the live (or last) session. */
+  kind: TransportKind | undefined;
+  tools: Tool[] = [];
+  prompts: Prompt[] = [];
+  capabilities: ServerCapabilities | undefined;
+  serverInfo: Implementation | undefined;
+  connectMs: number | undefined;
+  error: string | undefined;
+  readonly log: ServerLog;
+  private session: Session | undefined;
+  private readonly pending = new Set<Partial<Session>>();
+  private readonly disposing = new Set<Promise<void>>();
+  private reconnecting: Promise<Session> | undefined;
+  private attempts = 0;
+  private closing = false;
+  private readonly refreshing = { tools: false, prompts: false };
+  private readonly dirty = { tools: false, prompts: false };
+  private readonly keepTool: (name: string) => boolean;
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly root: string,
+    private readonly listener: ConnectionListener,
+  ) {
+    this.log = new ServerLog(logFileFor(root, config.name));
+    const include = config.includeTools?.length ? globMatcher(config.includeTools) : () => true;
+    const exclude = config.excludeTools?.length ? globMatcher(config.excludeTools) : () => false;
+    this.keepTool = (name) => include(name) && !exclude(name);
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  get pid(): number | undefined {
+    return this.session?.proc?.pid;
+  }
+
+  /** The first connection. Never throws: the outcome is in `status` and `error`. */
+  async start(): Promise<void> {
+    const started = performance.now();
+    try {
+      const s = await this.attempt();
+      if (this.closing) return void (await this.dispose(s));
+      this.adopt(s);
+    } catch (err) {
+      this.status = "failed";
+      this.error = (err as Error).message;
+      this.log.note(`failed to connect: ${this.error}`);
+    } finally {
+      this.connectMs = Math.round(performance.now() - started);
+    }
+  }
+
+  /** The live session, restarting the server first if it is disconnected. */
+  ensureConnected(signal?: AbortSignal): Promise<Session> {
+    if (this.session && this.status === "connected") return Promise.resolve(this.session);
+    if (this.closing) return Promise.reject(new Error(`MCP server ${this.name} is shutting down`));
+    if (this.status === "failed" && !this.reconnecting) {
+      return Promise.reject(new Error(`MCP server ${this.name} is not available: ${this.error}. Run /mcp reconnect ${this.name} to try again.`));
+    }
+    this.reconnecting ??= this.reconnect().finally(() => (this.reconnecting = undefined));
+    return signal ? abortable(this.reconnecting, signal) : this.reconnecting;
+  }
+
+  /** `/mcp reconnect`: drop the current session (if any) and connect afresh. */
+  async restart(): Promise<void> {
+    if (this.closing) throw new Error(`MCP server ${this.name} is shutting down`);
+    if (this.reconnecting) {
+      await this.reconnecting.catch(() => {});
+      if (this.status === "connected") return;
+    }
+    const old = this.session;
+    this.session = undefined;
+    await this.dispose(old);
+    this.attempts = 0;
+    this.status = "disconnected";
+    await this.ensureConnected();
+  }
+
+  async callTool(name: string, args: unknown, ctx: ToolCallContext, readHint?: string): Promise<ToolReturn> {
+    let s = this.session && this.status === "connected" ? this.session : await this.ensureConnected(ctx.signal);
+    const call = (session: Session) =>
+      session.client.callTool({ name, arguments: args as Record<string, unknown> }, undefined, {
+        signal: ctx.signal,
+        timeout: NO_SDK_TIMEOUT,
+        onprogress: (p) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }),
+      }) as Promise<CallToolResult>;
+    let result: CallToolResult;
+    try {
+      result = await call(s);
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      if (!this.sessionExpired(err, s)) throw this.callError(err, s);
+      // The server no longer knows our session (it restarted): the call was not run, so open a
+      // new session and send it once more.
+      this.lose(s, `the server ended the session (${describeError(err, this.config.url)})`, false);
+      s = await this.ensureConnected(ctx.signal);
+      try {
+        result = await call(s);
+      } catch (again) {
+        if (ctx.signal.aborted) throw again;
+        throw this.callError(again, s);
+      }
+    }
+    return toolResultToReturn(result, readHint);
+  }
+
+  /** Streamable HTTP: a 404 to a request carrying a session id means the session is gone (spec: start a new one). */
+  private sessionExpired(err: unknown, s: Session): boolean {
+    return s.kind === "http" && httpStatus(err) === 404 && this.session === s;
+  }
+
+  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult> {
+    const s = await this.ensureConnected(signal);
+    try {
+      return await s.client.getPrompt({ name, arguments: args }, { signal, timeout: REQUEST_TIMEOUT_MS });
+    } catch (err) {
+      throw this.callError(err, s);
+    }
+  }
+
+  async listResources(cursor: string | undefined, signal: AbortSignal): Promise<{ resources: Resource[]; templates: ResourceTemplate[]; nextCursor?: string }> {
+    const s = await this.ensureConnected(signal);
+    const options = { signal, timeout: NO_SDK_TIMEOUT };
+    try {
+      const list = await s.client.listResources(cursor ? { cursor } : undefined, options);
+      // Templates are optional for servers; a server without them must not fail the listing.
+      const templates = cursor ? [] : await s.client.listResourceTemplates(undefined, options).then((r) => r.resourceTemplates, () => []);
+      return { resources: list.resources, templates, nextCursor: list.nextCursor };
+    } catch (err) {
+      if (signal.aborted) throw err;
+      throw this.callError(err, s);
+    }
+  }
+
+  async readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+    const s = await this.ensureConnected(signal);
+    try {
+      return await s.client.readResource({ uri }, { signal, timeout: NO_SDK_TIMEOUT });
+    } catch (err) {
+      if (signal.aborted) throw err;
+      throw this.callError(err, s);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    const s = this.session;
+    this.session = undefined;
+    await Promise.all([this.dispose(s), ...[...this.pending].map((p) => this.dispose(p)), ...this.disposing]);
+    this.log.close();
+  }
+
+  private background(p: Promise<void>): void {
+    this.disposing.add(p);
+    void p.finally(() => this.disposing.delete(p));
+  }
+
+  /** An error from a request, for the model: a dropped connection says so and promises a restart. */
+  private callError(err: unknown, s: Session): Error {
+    if (this.closing) return new Error(`MCP server ${this.name} was shut down during the call`);
+    if (isConnectionClosed(err) || this.session !== s) {
+      if (this.session === s) this.lose(s);
+      return new Error(`MCP server ${this.name} disconnected during the call: ${this.error ?? "the connection was closed"}. It will be restarted on the next call.`);
+    }
+    if (isRequestTimeout(err)) return new Error(`MCP server ${this.name} did not answer in time`);
+    const code = (err as { code?: unknown })?.code;
+    const message = describeError(err, this.config.url);
+    return new Error(typeof code === "number" && code < 0 ? `the server answered with error ${code}: ${message}` : message);
+  }
+
+  /** One connection attempt, bounded by connectTimeout; whatever it started is stopped on failure. */
+  private async attempt(): Promise<OpenedSession> {
+    const ms = this.config.connectTimeout;
+    const state: Attempt = { stage: "starting the server", session: {} };
+    this.pending.add(state.session);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ConnectTimeoutError(ms, state.stage)), ms);
+    });
+    const work = this.open(state, performance.now() + ms);
+    try {
+      const s = await Promise.race([work, timeout]);
+      if (!s.client.transport) throw new Error(s.proc?.exit ? s.proc.describeExit() : "the server closed the connection right after starting");
+      return s;
+    } catch (err) {
+      const reason = this.explain(err, state);
+      // Stopping what the attempt started runs in the background (close() waits for it), so a
+      // failure is reported without waiting for a stubborn process to die. A late success after a
+      // timeout is stopped too.
+      this.background(this.dispose(state.session));
+      work.then((s) => this.background(this.dispose(s)), () => {});
+      throw new Error(reason);
+    } finally {
+      clearTimeout(timer);
+      this.pending.delete(state.session);
+    }
+  }
+
+  private async open(state: Attempt, deadline: number): Promise<OpenedSession> {
+    const c = this.config;
+    const remaining = () => Math.max(1, Math.round(deadline - performance.now()));
+    if (c.transport === "stdio") {
+      // Spawn before loading the SDK: the server boots while the SDK is imported.
+      const proc = new StdioServerProcess({ command: c.command!, args: c.args, env: c.env, cwd: c.cwd ?? this.root, log: this.log });
+      state.session.proc = proc;
+      const sdk = await loadCore();
+      const transport = new sdk.ProcessTransport(proc, this.log);
+      const client = this.makeClient(sdk);
+      Object.assign(state.session, { transport, client, kind: "stdio" });
+      state.stage = "waiting for the server to answer initialize";
+      await client.connect(transport, { timeout: remaining() });
+      return this.listAll(state, client, remaining);
+    }
+
+    const sdk = await loadCore();
+    const url = new URL(c.url!);
+    const requestInit = { headers: c.headers };
+    let httpFailure: string | undefined;
+    if (c.transport !== "sse") {
+      const { StreamableHTTPClientTransport } = await loadStreamableHttp();
+      const transport = new StreamableHTTPClientTransport(url, { requestInit });
+      const client = this.makeClient(sdk);
+      Object.assign(state.session, { transport, client, kind: "http" });
+      state.stage = `waiting for ${url.host} to answer initialize`;
+      try {
+        await client.connect(transport, { timeout: remaining() });
+        return await this.listAll(state, client, remaining);
+      } catch (err) {
+        // The SDK's documented fallback: a 4xx to the initialize POST means "legacy SSE server".
+        const status = httpStatus(err);
+        const legacyHint = status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
+        if (c.transport !== "auto" || !legacyHint) throw err;
+        httpFailure = describeError(err, c.url);
+        this.log.note(`Streamable HTTP failed (${httpFailure}); trying the legacy SSE transport`);
+        await client.close().catch(() => {});
+      }
+    }
+    const { SSEClientTransport } = await loadSse();
+    const transport = new SSEClientTransport(url, { requestInit });
+    const client = this.makeClient(sdk);
+    state.session = Object.assign(state.session, { transport, client, kind: "sse" as const });
+    state.stage = `waiting for the SSE stream of ${url.host}`;
+    try {
+      await client.connect(transport, { timeout: remaining() });
+    } catch (err) {
+      if (httpFailure && !(err instanceof ConnectTimeoutError) && !isRequestTimeout(err)) {
+        throw new Error(`${httpFailure}; the legacy SSE transport failed too: ${describeError(err, c.url)}`);
+      }
+      throw err;
+    }
+    return this.listAll(state, client, remaining);
+  }
+
+  private async listAll(state: Attempt, client: Client, remaining: () => number): Promise<OpenedSession> {
+    const caps = client.getServerCapabilities();
+    state.stage = "listing tools";
+    const tools = caps?.tools ? await this.listTools(client, remaining()) : [];
+    let prompts: Prompt[] = [];
+    if (caps?.prompts) {
+      state.stage = "listing prompts";
+      // Prompts are extras: a server whose prompt list fails still gives us its tools.
+      prompts = await this.listPrompts(client, remaining()).catch((err) => {
+        this.log.note(`prompts/list failed: ${describeError(err)}`);
+        return [];
+      });
+    }
+    return { ...(state.session as Session), tools, prompts };
+  }
+
+  private async listTools(client: Client, timeout: number): Promise<Tool[]> {
+    const all: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 1000; page++) {
+      const r = await client.listTools(cursor ? { cursor } : undefined, { timeout });
+      all.push(...r.tools);
+      if (!r.nextCursor || r.nextCursor === cursor) break;
+      cursor = r.nextCursor;
+    }
+    return all.filter((t) => this.keepTool(t.name));
+  }
+
+  private async listPrompts(client: Client, timeout: number): Promise<Prompt[]> {
+    const all: Prompt[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 1000; page++) {
+      const r = await client.listPrompts(cursor ? { cursor } : undefined, { timeout });
+      all.push(...r.prompts);
+      if (!r.nextCursor || r.nextCursor === cursor) break;
+      cursor = r.nextCursor;
+    }
+    return all;
+  }
+
+  private makeClient(sdk: Awaited<ReturnType<typeof loadCore>>): Client {
+    const elicit = this.config.elicitation === "defaults";
+    const client = new sdk.Client(CLIENT_INFO, { capabilities: elicit ? { elicitation: {} } : {} });
+    if (elicit) {
+      client.setRequestHandler(sdk.ElicitRequestSchema, async (request) => {
+        const answer = answerWithDefaults(request.params as Parameters<typeof answerWithDefaults>[0]);
+        this.listener.elicited(this, String(request.params.message ?? ""), answer.action === "accept");
+        return answer;
+      });
+    }
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => this.refresh(client, "tools"));
+    client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, () => this.refresh(client, "prompts"));
+    // Log messages a server sends over the protocol go to its log file, like its stderr.
+    client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (n) => {
+      const data = typeof n.params.data === "string" ? n.params.data : JSON.stringify(n.params.data);
+      this.log.note(`server ${n.params.level}${n.params.logger ? ` (${n.params.logger})` : ""}: ${data}`);
+    });
+    client.onerror = (err) => {
+      // The SDK can see a progress notification after the result it belongs to: harmless.
+      if (/unknown token/i.test(err.message)) return;
+      this.log.note(`client: ${err.message}`);
+    };
+    client.onclose = () => {
+      if (this.session?.client === client) this.lose(this.session);
+    };
+    return client;
+  }
+
+  /** Re-read a list after `notifications/*_changed`; notifications arriving meanwhile coalesce into one more read. */
+  private refresh(client: Client, what: "tools" | "prompts"): void {
+    if (this.session?.client !== client) return;
+    if (this.refreshing[what]) {
+      this.dirty[what] = true;
+      return;
+    }
+    this.refreshing[what] = true;
+    void (async () => {
+      try {
+        do {
+          this.dirty[what] = false;
+          if (this.session?.client !== client) return;
+          if (what === "tools") {
+            const tools = await this.listTools(client, LIST_TIMEOUT_MS);
+            if (this.session?.client !== client) return;
+            this.tools = tools;
+            this.listener.toolsChanged(this);
+          } else {
+            const prompts = await this.listPrompts(client, LIST_TIMEOUT_MS);
+            if (this.session?.client !== client) return;
+            this.prompts = prompts;
+            this.listener.promptsChanged(this);
+          }
+        } while (this.dirty[what]);
+      } catch (err) {
+        this.log.note(`could not re-read the ${what} list: ${describeError(err)}`);
+      } finally {
+        this.refreshing[what] = false;
+      }
+    })();
+  }
+
+  private adopt(s: OpenedSession): void {
+    this.session = { client: s.client, transport: s.transport, kind: s.kind, proc: s.proc };
+    this.kind = s.kind;
+    this.status = "connected";
+    this.error = undefined;
+    this.attempts = 0;
+    this.capabilities = s.client.getServerCapabilities();
+    this.serverInfo = s.client.getServerVersion();
+    this.tools = s.tools;
+    this.prompts = s.prompts;
+    this.log.note(`connected over ${s.kind}${this.serverInfo ? ` to ${this.serverInfo.name} ${this.serverInfo.version}` : ""}; ${s.tools.length} tools`);
+  }
+
+  /**
+   * The live session died (crash, closed stream, oversized message, expired HTTP session).
+   * `announce`: tell the user it will be restarted on the next call (not when we restart it at once).
+   */
+  private lose(s: Session, why?: string, announce = true): void {
+    if (this.session !== s) return;
+    this.session = undefined;
+    if (this.closing) return;
+    const closeReason = (s.transport as { closeReason?: string }).closeReason;
+    const reason = why ?? closeReason ?? (s.proc?.exit ? s.proc.describeExit() : "the connection was closed");
+    this.status = "disconnected";
+    this.error = reason;
+    this.log.note(`disconnected: ${reason}`);
+    this.background(this.dispose(s));
+    if (announce) this.listener.disconnected(this, reason);
+  }
+
+  private async reconnect(): Promise<Session> {
+    let last = this.error ?? "the connection was closed";
+    while (this.attempts < MAX_RECONNECT_ATTEMPTS && !this.closing) {
+      const delay = this.attempts === 0 ? 0 : RECONNECT_BASE_DELAY_MS * 2 ** (this.attempts - 1);
+      this.attempts++;
+      if (delay) await sleep(delay);
+      if (this.closing) break;
+      this.status = "connecting";
+      const started = performance.now();
+      try {
+        const s = await this.attempt();
+        if (this.closing) {
+          await this.dispose(s);
+          break;
+        }
+        this.adopt(s);
+        this.connectMs = Math.round(performance.now() - started);
+        this.listener.reconnected(this);
+        return this.session!;
+      } catch (err) {
+        last = (err as Error).message;
+        this.error = last;
+        this.status = "disconnected";
+        this.log.note(`restart attempt ${this.attempts} failed: ${last}`);
+      }
+    }
+    if (this.closing) throw new Error(`MCP server ${this.name} is shutting down`);
+    this.status = "failed";
+    this.error = `${last} (gave up after ${MAX_RECONNECT_ATTEMPTS} attempts to restart it)`;
+    this.listener.gaveUp(this, last);
+    throw new Error(`MCP server ${this.name} is not available: ${last}. Gave up after ${MAX_RECONNECT_ATTEMPTS} attempts to restart it; run /mcp reconnect ${this.name} to try again.`);
+  }
+
+  /** Why an attempt failed, with what we know about the server's state. */
+  private explain(err: unknown, state: Attempt): string {
+    const { proc, transport } = state.session;
+    const noise = (transport as { noise?: { lines: number; last: string } } | undefined)?.noise;
+    if (err instanceof ConnectTimeoutError || isRequestTimeout(err)) {
+      let msg = err instanceof ConnectTimeoutError ? err.message : `timed out after ${this.config.connectTimeout} ms ${state.stage}`;
+      if (noise?.lines) {
+        msg += `; it wrote ${noise.lines} line${noise.lines > 1 ? "s" : ""} to stdout that ${noise.lines > 1 ? "are" : "is"} not JSON-RPC, e.g. ${JSON.stringify(noise.last)}`;
+      }
+      if (proc?.exit) msg += `; ${proc.describeExit()}`;
+      else if (proc?.stderrTail()) msg += ` (stderr: ${proc.stderrTail()})`;
+      return msg;
+    }
+    const closeReason = (transport as { closeReason?: string } | undefined)?.closeReason;
+    if (closeReason) return closeReason;
+    if (proc?.exit) return proc.describeExit();
+    return describeError(err, this.config.url);
+  }
+
+  private async dispose(s: Partial<Session> | undefined): Promise<void> {
+    if (!s) return;
+    const t = s.transport as { sessionId?: string; terminateSession?: () => Promise<void> } | undefined;
+    // Tell a Streamable HTTP server the session is over (spec: clients SHOULD send DELETE).
+    if (s.kind === "http" && t?.sessionId && t.terminateSession) {
+      await Promise.race([t.terminateSession().catch(() => {}), sleep(500)]);
+    }
+    await s.client?.close().catch(() => {});
+    await s.proc?.stop();
+  }
+}

@@ -1,0 +1,297 @@
+/**
+ * All configured servers: connects them in parallel, turns their tools into registry tools, their
+ * prompts into slash commands and their resources into one read-only tool each, and keeps the
+ * registry in step when a server's lists change, it crashes or it comes back.
+ */
+import type {
+  CommandDefinition,
+  CommandRegistrar,
+  JsonSchema,
+  PluginContext,
+  ToolDefinition,
+  ToolRegistrar,
+} from "../../core/index.js";
+import type { Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { describeTarget, type ServerConfig } from "./config.js";
+import { McpConnection, type ConnectionListener } from "./connection.js";
+import { promptToText, resourceContentsToText } from "./content.js";
+import { namesFor, prefixFor, serverParts, shortHash } from "./naming.js";
+import { argumentHint, parsePromptArgs } from "./prompt-args.js";
+import { inferRisk, riskOverride } from "./risk.js";
+import type { McpServerStatus } from "./status.js";
+
+type Registered = Map<string, string>; // registry name → signature of what was registered
+
+function signature(def: { description: string; inputSchema?: unknown; risk?: string; timeoutMs?: number; maxOutputBytes?: number; argumentHint?: string }): string {
+  return JSON.stringify([def.description, def.inputSchema, def.risk, def.timeoutMs, def.maxOutputBytes, def.argumentHint]);
+}
+
+/** Bring what is registered for one server in line with `desired`: remove what changed or went away, add what is new. */
+function sync<D extends { name: string; description: string }>(
+  registrar: { add(def: D): boolean; remove(name: string): boolean },
+  registered: Registered,
+  desired: Map<string, D>,
+): void {
+  for (const [name, sig] of registered) {
+    const next = desired.get(name);
+    if (!next || signature(next) !== sig) {
+      registrar.remove(name);
+      registered.delete(name);
+    }
+  }
+  for (const [name, def] of desired) {
+    if (!registered.has(name) && registrar.add(def)) registered.set(name, signature(def));
+  }
+}
+
+export class McpManager implements ConnectionListener {
+  readonly connections: McpConnection[];
+  private readonly parts: Map<string, string>;
+  private tools: ToolRegistrar | undefined;
+  private commands: CommandRegistrar | undefined;
+  private readonly registeredTools = new Map<string, Registered>();
+  private readonly registeredCommands = new Map<string, Registered>();
+  private readonly resourceTools = new Map<string, string>();
+  private started: Promise<void> | undefined;
+
+  /**
+   * `allNames`: every configured server, disabled ones too, so names stay the same when one is
+   * toggled. `others`: the status of servers that are not connected at all (disabled, misconfigured).
+   */
+  constructor(
+    private readonly ctx: PluginContext,
+    servers: ServerConfig[],
+    private readonly allNames: string[],
+    private readonly others: McpServerStatus[] = [],
+  ) {
+    this.parts = serverParts(allNames);
+    this.connections = servers.map((s) => new McpConnection(s, ctx.workspace.root, this));
+  }
+
+  /** Connect every server in parallel; failures are reported as they happen. */
+  start(): Promise<void> {
+    this.started ??= Promise.all(
+      this.connections.map((c) =>
+        c.start().then(() => {
+          if (c.status === "connected") {
+            this.ctx.audit({
+              kind: "plugin",
+              name: c.name,
+              outcome: "connected",
+              detail: { transport: c.kind, ms: c.connectMs, tools: c.tools.length, prompts: c.prompts.length, server: c.serverInfo },
+            });
+          } else {
+            this.ctx.report({ kind: "mcp", name: c.name, message: `MCP server ${c.name} failed to connect: ${c.error}. Continuing without ${c.name} tools.` });
+          }
+        }),
+      ),
+    ).then(() => {});
+    return this.started;
+  }
+
+  async registerTools(registrar: ToolRegistrar): Promise<void> {
+    await this.start();
+    this.tools = registrar;
+    for (const c of this.connections) this.syncTools(c);
+  }
+
+  async registerCommands(registrar: CommandRegistrar): Promise<void> {
+    await this.start();
+    this.commands = registrar;
+    registrar.add(this.statusCommand());
+    for (const c of this.connections) this.syncPrompts(c);
+  }
+
+  /** Every configured server, in config order. */
+  status(): McpServerStatus[] {
+    const all = [...this.connectionStatus(), ...this.others];
+    return this.allNames.map((n) => all.find((s) => s.name === n)).filter((s): s is McpServerStatus => !!s);
+  }
+
+  private connectionStatus(): McpServerStatus[] {
+    return this.connections.map((c) => ({
+      name: c.name,
+      transport: c.kind ?? c.config.transport,
+      status: c.status,
+      tools: [...(this.registeredTools.get(c.name)?.keys() ?? [])].filter((n) => n !== this.resourceTools.get(c.name)).length,
+      prompts: this.registeredCommands.get(c.name)?.size ?? 0,
+      resources: this.resourceTools.has(c.name),
+      connectMs: c.connectMs,
+      error: c.error,
+      target: describeTarget(c.config),
+      server: c.serverInfo ? { name: c.serverInfo.name, version: c.serverInfo.version } : undefined,
+      pid: c.status === "connected" ? c.pid : undefined,
+    }));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.connections.map((c) => c.close()));
+  }
+
+  // ConnectionListener
+
+  toolsChanged(c: McpConnection): void {
+    this.syncTools(c);
+  }
+
+  promptsChanged(c: McpConnection): void {
+    this.syncPrompts(c);
+  }
+
+  disconnected(c: McpConnection, reason: string): void {
+    this.ctx.log.warn(`MCP server ${c.name} disconnected: ${reason}. It will be restarted on the next call.`);
+    this.ctx.audit({ kind: "plugin", name: c.name, outcome: "disconnected", detail: { reason } });
+  }
+
+  reconnected(c: McpConnection): void {
+    this.ctx.log.info(`MCP server ${c.name} reconnected (${c.connectMs} ms).`);
+    this.ctx.audit({ kind: "plugin", name: c.name, outcome: "reconnected", detail: { transport: c.kind, ms: c.connectMs, tools: c.tools.length } });
+    this.syncTools(c);
+    this.syncPrompts(c);
+  }
+
+  gaveUp(c: McpConnection, reason: string): void {
+    this.ctx.report({ kind: "mcp", name: c.name, message: `MCP server ${c.name} could not be restarted: ${reason}. Its tools fail until /mcp reconnect ${c.name} succeeds.` });
+  }
+
+  elicited(c: McpConnection, message: string, accepted: boolean): void {
+    const what = accepted ? "answered with the defaults of its form" : "declined (no defaults for every required field)";
+    this.ctx.log.info(`MCP server ${c.name} asked for input ("${message.slice(0, 200)}"); ${what}.`);
+    this.ctx.audit({ kind: "plugin", name: c.name, outcome: accepted ? "elicitation_defaults" : "elicitation_declined", detail: { message } });
+  }
+
+  // Registration
+
+  private syncTools(c: McpConnection): void {
+    if (!this.tools) return;
+    const part = this.parts.get(c.name)!;
+    const names = namesFor(part, c.tools.map((t) => t.name));
+    const taken = new Set(names.values());
+    const resourcesName = c.capabilities?.resources
+      ? taken.has(`${prefixFor(part)}resources`)
+        ? `${prefixFor(part)}resources_${shortHash(c.name)}`
+        : `${prefixFor(part)}resources`
+      : undefined;
+    const desired = new Map<string, ToolDefinition>();
+    for (const tool of c.tools) {
+      const name = names.get(tool.name)!;
+      desired.set(name, this.toolDefinition(c, tool, name, resourcesName));
+    }
+    if (resourcesName) {
+      desired.set(resourcesName, this.resourcesTool(c, resourcesName));
+      this.resourceTools.set(c.name, resourcesName);
+    } else this.resourceTools.delete(c.name);
+    const registered = this.registeredTools.get(c.name) ?? new Map();
+    this.registeredTools.set(c.name, registered);
+    sync(this.tools, registered, desired);
+  }
+
+  private toolDefinition(c: McpConnection, tool: Tool, name: string, readHint: string | undefined): ToolDefinition {
+    const cfg = c.config;
+    const schema = tool.inputSchema as JsonSchema | undefined;
+    const annotations = tool.annotations;
+    return {
+      name,
+      description: `[MCP:${c.name}] ${tool.description?.trim() || tool.title || annotations?.title || tool.name}`,
+      // Kept whole (the gate validates it before anything is sent); only a missing `type` is filled in.
+      inputSchema: schema && schema.type === "object" ? schema : { ...(schema ?? {}), type: "object" },
+      risk: riskOverride(cfg.risk, tool.name) ?? inferRisk({ name: tool.name, description: tool.description, annotations }),
+      timeoutMs: cfg.toolTimeout,
+      maxOutputBytes: cfg.maxOutputBytes,
+      source: `mcp:${c.name}`,
+      meta: { mcpServer: c.name, mcpTool: tool.name, ...(annotations ? { annotations } : {}) },
+      run: (input, ctx) => c.callTool(tool.name, input, ctx, readHint),
+    };
+  }
+
+  private resourcesTool(c: McpConnection, name: string): ToolDefinition {
+    return {
+      name,
+      description:
+        `[MCP:${c.name}] List or read the resources of MCP server "${c.name}". ` +
+        `Call with {} to list them (with their URIs), {"uri": "..."} to read one, {"cursor": "..."} for the next page of a long listing.`,
+      inputSchema: {
+        type: "object",
+        properties: {
+          uri: { type: "string", description: "URI of the resource to read; omit to list resources" },
+          cursor: { type: "string", description: "Pagination cursor returned by a previous listing" },
+        },
+        additionalProperties: false,
+      },
+      risk: "read",
+      timeoutMs: c.config.toolTimeout,
+      maxOutputBytes: c.config.maxOutputBytes,
+      source: `mcp:${c.name}`,
+      meta: { mcpServer: c.name, mcpResources: true },
+      run: async (input: { uri?: string; cursor?: string }, ctx) => {
+        if (input.uri) return resourceContentsToText(await c.readResource(input.uri, ctx.signal));
+        const { resources, templates, nextCursor } = await c.listResources(input.cursor, ctx.signal);
+        const lines: string[] = [];
+        for (const r of resources) {
+          lines.push(`- ${r.uri}${r.name ? ` — ${r.name}` : ""}${r.mimeType ? ` (${r.mimeType})` : ""}${r.description ? `: ${r.description.replace(/\s+/g, " ").slice(0, 200)}` : ""}`);
+        }
+        if (templates.length) {
+          lines.push("", "Resource templates (fill in the {placeholders} to get a URI):");
+          for (const t of templates) lines.push(`- ${t.uriTemplate}${t.name ? ` — ${t.name}` : ""}${t.description ? `: ${t.description.replace(/\s+/g, " ").slice(0, 200)}` : ""}`);
+        }
+        if (nextCursor) lines.push("", `More resources: call again with {"cursor": ${JSON.stringify(nextCursor)}}.`);
+        if (!resources.length && !templates.length) return `MCP server ${c.name} lists no resources.`;
+        return lines.join("\n");
+      },
+    };
+  }
+
+  private syncPrompts(c: McpConnection): void {
+    if (!this.commands) return;
+    const part = this.parts.get(c.name)!;
+    const names = namesFor(part, c.prompts.map((p) => p.name));
+    const desired = new Map<string, CommandDefinition>();
+    for (const prompt of c.prompts) {
+      const name = names.get(prompt.name)!;
+      desired.set(name, this.promptCommand(c, prompt, name));
+    }
+    const registered = this.registeredCommands.get(c.name) ?? new Map();
+    this.registeredCommands.set(c.name, registered);
+    sync(this.commands, registered, desired);
+  }
+
+  private promptCommand(c: McpConnection, prompt: Prompt, name: string): CommandDefinition {
+    const specs = prompt.arguments ?? [];
+    return {
+      name,
+      description: `[MCP:${c.name}] ${prompt.description?.trim() || prompt.title || prompt.name}`,
+      argumentHint: argumentHint(specs),
+      source: `mcp:${c.name}`,
+      run: async (args, { signal }) => {
+        const result = await c.getPrompt(prompt.name, parsePromptArgs(args, specs), signal);
+        return { prompt: promptToText(result) };
+      },
+    };
+  }
+
+  /** `/mcp`: server status; `/mcp reconnect <server>` restarts one. */
+  private statusCommand(): CommandDefinition {
+    return {
+      name: "mcp",
+      description: "Show MCP servers and their status; /mcp reconnect <server> restarts one",
+      argumentHint: "[reconnect <server>]",
+      run: async (args) => {
+        const [verb, target] = args.trim().split(/\s+/);
+        if (verb === "reconnect") {
+          const c = this.connections.find((x) => x.name === target);
+          if (!c) return `No MCP server named "${target ?? ""}". Servers: ${this.connections.map((x) => x.name).join(", ")}.`;
+          try {
+            await c.restart();
+            return `MCP server ${c.name} reconnected: ${c.tools.length} tools.`;
+          } catch (err) {
+            return `MCP server ${c.name} could not be reconnected: ${(err as Error).message}`;
+          }
+        }
+        if (verb) return "Usage: /mcp [reconnect <server>]";
+        return this.status()
+          .map((s) => `${s.name}: ${s.status} (${s.transport}), ${s.tools} tools${s.error ? ` — ${s.error}` : ""}`)
+          .join("\n");
+      },
+    };
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Editing the project's `.mcp.json` (the file Claude Code, Cursor and friends share): other keys and
+ * entries are kept in their order, the file's indentation is kept, and the write is atomic.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { AgentError } from "../../core/index.js";
+
+export interface McpJson {
+  file: string;
+  existed: boolean;
+  /** The whole file; `mcpServers` is always an object here. */
+  data: Record<string, unknown> & { mcpServers: Record<string, unknown> };
+  indent: string;
+}
+
+export function mcpJsonPath(projectRoot: string): string {
+  return path.join(projectRoot, ".mcp.json");
+}
+
+export function readMcpJson(file: string): McpJson {
+  if (!existsSync(file)) return { file, existed: false, data: { mcpServers: {} }, indent: "  " };
+  const text = readFileSync(file, "utf8");
+  let data: unknown;
+  try {
+    data = text.trim() === "" ? {} : JSON.parse(text);
+  } catch (err) {
+    throw new AgentError("E_CONFIG", `${file} is not valid JSON (${(err as Error).message}); fix it by hand first.`);
+  }
+  if (!data || typeof data !== "object" || Array.isArray(data)) throw new AgentError("E_CONFIG", `${file} must hold a JSON object like { "mcpServers": { ... } }.`);
+  const obj = data as Record<string, unknown>;
+  if (obj.mcpServers === undefined) obj.mcpServers = {};
+  if (!obj.mcpServers || typeof obj.mcpServers !== "object" || Array.isArray(obj.mcpServers)) {
+    throw new AgentError("E_CONFIG", `${file}: "mcpServers" must be an object of server entries.`);
+  }
+  const indent = /^([ \t]+)"/m.exec(text)?.[1] ?? "  ";
+  return { file, existed: true, data: obj as McpJson["data"], indent };
+}
+
+export function writeMcpJson(json: McpJson): void {
+  const tmp = `${json.file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(json.data, null, json.indent)}\n`);
+  renameSync(tmp, json.file);
+}

@@ -1,0 +1,9 @@
+/** What every MCP connection needs from the SDK (loaded lazily through sdk.ts). */
+export { Client } from "@modelcontextprotocol/sdk/client/index.js";
+export {
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+export { ProcessTransport } from "./stdio-transport.js";

@@ -1,0 +1,41 @@
+/**
+ * Per-server status, readable by any code that holds the host (`agent mcp list`, `/mcp`, embedders):
+ * `getMcpStatus(host)`. The plugin publishes a live view when it sets up; no MCP code is loaded to
+ * read it.
+ */
+import type { Host } from "../../core/index.js";
+
+export type McpServerState = "connecting" | "connected" | "failed" | "disabled" | "disconnected";
+
+export interface McpServerStatus {
+  name: string;
+  /** `auto` until a remote server has connected (then `http` or `sse`). */
+  transport: "stdio" | "http" | "sse" | "auto";
+  status: McpServerState;
+  /** Registered tools of this server (the resources helper not counted). */
+  tools: number;
+  /** Prompts offered as slash commands. */
+  prompts: number;
+  /** Whether the server has resources (listed and read through `mcp__<server>__resources`). */
+  resources: boolean;
+  /** Time the last connection attempt took, in ms. */
+  connectMs?: number;
+  error?: string;
+  /** The command line or URL (never env or headers). */
+  target: string;
+  /** What the server says it is (`initialize` result). */
+  server?: { name: string; version: string };
+  /** Process id of a running stdio server. */
+  pid?: number;
+}
+
+const published = new WeakMap<Host, () => McpServerStatus[]>();
+
+export function publishStatus(host: Host, read: () => McpServerStatus[]): void {
+  published.set(host, read);
+}
+
+/** Status of every configured MCP server, in config order; empty when the MCP plugin is not loaded. */
+export function getMcpStatus(host: Host): McpServerStatus[] {
+  return published.get(host)?.() ?? [];
+}

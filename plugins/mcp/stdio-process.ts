@@ -1,0 +1,151 @@
+/**
+ * A stdio server's process: spawned in its own process group (so stopping it takes its children
+ * too), with a minimal environment, stderr going to the server's log file. This module does not
+ * load the MCP SDK, so servers start booting while the SDK is still being imported.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { redactString, terminate, trackChildProcess } from "../../core/index.js";
+import type { ServerLog } from "./server-log.js";
+
+/**
+ * The variables the SDK's `getDefaultEnvironment()` passes on (a test checks the lists agree).
+ * Mirrored here so that spawning does not wait for the SDK to load.
+ */
+export const INHERITED_ENV_VARS: readonly string[] =
+  process.platform === "win32"
+    ? ["APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"]
+    : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+
+/** The parent's safe variables only: a server gets what it needs plus its own `env`, not our secrets. */
+export function minimalEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of INHERITED_ENV_VARS) {
+    const value = process.env[key];
+    // Exported shell functions (`() { ...`) are a known injection vector.
+    if (value !== undefined && !value.startsWith("()")) env[key] = value;
+  }
+  return env;
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Set when the process could not be started at all. */
+  spawnError?: NodeJS.ErrnoException;
+}
+
+export interface SpawnOptions {
+  command: string;
+  args: readonly string[];
+  env: Record<string, string>;
+  cwd: string;
+  log: ServerLog;
+}
+
+const useGroups = process.platform !== "win32";
+const STDERR_TAIL_CHARS = 2000;
+
+export class StdioServerProcess {
+  readonly child: ChildProcess;
+  exit: ExitInfo | undefined;
+  /** Resolves once the process has exited (or failed to start). */
+  readonly exited: Promise<ExitInfo>;
+  /** Resolves once the process has exited and its output has been read (or shortly after exit). */
+  readonly closed: Promise<void>;
+  private stderrText = "";
+  private stopping: Promise<void> | undefined;
+
+  constructor(private readonly options: SpawnOptions) {
+    const { command, args, env, cwd, log } = options;
+    this.child = spawn(command, [...args], {
+      cwd,
+      env: { ...minimalEnvironment(), ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: useGroups,
+      windowsHide: true,
+      shell: false,
+    });
+    const child = this.child;
+    if (child.pid) trackChildProcess(child, { group: useGroups });
+    log.note(`started${child.pid ? ` pid ${child.pid}` : ""}: ${redactString([command, ...args].join(" "))} (cwd ${cwd})`);
+
+    let onExit!: (e: ExitInfo) => void;
+    this.exited = new Promise((resolve) => (onExit = resolve));
+    let onClosed!: () => void;
+    this.closed = new Promise((resolve) => (onClosed = resolve));
+
+    child.on("error", (err: NodeJS.ErrnoException) => {
+      if (this.exit) return;
+      this.exit = { code: null, signal: null, spawnError: err };
+      log.note(`could not start: ${err.message}`);
+      onExit(this.exit);
+      onClosed();
+    });
+    child.on("exit", (code, signal) => {
+      this.exit = { code, signal };
+      log.note(`exited (${signal ? `signal ${signal}` : `code ${code}`})`);
+      onExit(this.exit);
+      // A server that dies may leave children behind in its group: take them down too.
+      if (useGroups && child.pid) void terminate(child.pid, { group: true, graceMs: 1000 });
+      // `close` waits for stdout/stderr to end, which a grandchild holding them open could delay forever.
+      setTimeout(onClosed, 200).unref();
+    });
+    child.on("close", () => onClosed());
+    child.stderr?.on("data", (chunk: Buffer) => {
+      log.write(chunk);
+      this.stderrText = (this.stderrText + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
+    });
+    // A server that exits while we write must not crash the host with EPIPE.
+    child.stdin?.on("error", (err) => log.note(`stdin: ${err.message}`));
+    child.stderr?.on("error", () => {});
+    child.stdout?.on("error", () => {});
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** The last non-empty lines of stderr, for error messages. */
+  stderrTail(maxLines = 3): string {
+    const lines = this.stderrText.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+    return lines.slice(-maxLines).join(" | ").slice(-400);
+  }
+
+  /** Why the process is gone, for people: `exited with code 3 (stderr: fatal: boom)`. */
+  describeExit(): string {
+    const e = this.exit;
+    if (!e) return "the server process is still running";
+    if (e.spawnError) {
+      const cmd = JSON.stringify(this.options.command);
+      if (e.spawnError.code === "ENOENT" && !existsSync(this.options.cwd)) return `could not start ${cmd}: its working folder ${this.options.cwd} does not exist`;
+      if (e.spawnError.code === "ENOENT") return `could not start ${cmd}: command not found (is it installed and on PATH?)`;
+      if (e.spawnError.code === "EACCES") return `could not start ${cmd}: permission denied`;
+      return `could not start ${cmd}: ${e.spawnError.message}`;
+    }
+    const how = e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
+    const tail = this.stderrTail();
+    return `the server process ${how}${tail ? ` (stderr: ${tail})` : ""}`;
+  }
+
+  /**
+   * Stop the server as the MCP spec asks: close its stdin, give it a moment to exit, then SIGTERM
+   * and finally SIGKILL its whole process group.
+   */
+  stop(graceMs = 150): Promise<void> {
+    this.stopping ??= (async () => {
+      if (!this.exit) {
+        try {
+          this.child.stdin?.end();
+        } catch {
+          /* already closed */
+        }
+        await Promise.race([this.exited, new Promise((r) => setTimeout(r, graceMs).unref())]);
+      }
+      const pid = this.child.pid;
+      if (pid && (useGroups || !this.exit)) await terminate(pid, { group: useGroups, graceMs: 1500 });
+      await Promise.race([this.closed, new Promise((r) => setTimeout(r, 500).unref())]);
+    })();
+    return this.stopping;
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The MCP conformance suite (client side) against this repo's MCP plugin, through the adapter in
+ * client.mjs and the build (CI builds before testing). Each scenario must have checks, and pass them.
+ */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+interface ScenarioResult {
+  scenario: string;
+  pass: boolean;
+  passed: number;
+  failed: number;
+  warnings: number;
+  problems: string[];
+  output?: string;
+}
+
+function run(scenarios: string[]): Promise<ScenarioResult[]> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [path.join(here, "run.mjs"), "--json", ...scenarios], { timeout: 120_000 }, (err, stdout, stderr) => {
+      // Exit code 1 just means a scenario failed: the JSON says which.
+      try {
+        resolve(JSON.parse(stdout) as ScenarioResult[]);
+      } catch {
+        reject(err ?? new Error(`no results from run.mjs: ${stderr}`));
+      }
+    });
+  });
+}
+
+describe("MCP conformance (client)", () => {
+  it("passes initialize, tools_call, elicitation-sep1034-client-defaults and sse-retry", { timeout: 120_000 }, async () => {
+    const results = await run(["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"]);
+    const summary = Object.fromEntries(results.map((r) => [r.scenario, { pass: r.pass, failed: r.failed, problems: r.problems, output: r.output }]));
+    for (const r of results) {
+      expect(summary[r.scenario]).toMatchObject({ pass: true, failed: 0 });
+      expect(r.passed).toBeGreaterThan(0);
+    }
+    // Every default of the elicitation form was applied (string, integer, number, enum, boolean).
+    expect(results.find((r) => r.scenario === "elicitation-sep1034-client-defaults")!.passed).toBe(5);
+    expect(results.map((r) => r.scenario)).toEqual(["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"]);
+  });
+});

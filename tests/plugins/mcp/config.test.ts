@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_CONNECT_TIMEOUT_MS, parseServers } from "../../../plugins/mcp/config.js";
+import { expandVars } from "../../../plugins/mcp/expand.js";
+
+const root = "/project";
+const env = { HOME: "/home/me", TOKEN: "t0k", EMPTY: "" };
+
+describe("MCP server config", () => {
+  it("reads the stdio and remote shapes other clients write", () => {
+    const { servers, problems } = parseServers(
+      {
+        fs: { command: "npx", args: ["-y", "server", "${HOME}/docs"], env: { KEY: "${TOKEN}" }, cwd: "sub" },
+        remote: { url: "https://example.com/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+        legacy: { type: "sse", url: "http://127.0.0.1:9/sse" },
+        gemini: { httpUrl: "http://127.0.0.1:9/mcp", timeout: 5000 },
+      },
+      { root, env },
+    );
+    expect(problems).toEqual([]);
+    const [fs, remote, legacy, gemini] = servers;
+    expect(fs).toMatchObject({ transport: "stdio", command: "npx", args: ["-y", "server", "/home/me/docs"], env: { KEY: "t0k" }, cwd: "/project/sub" });
+    expect(fs.connectTimeout).toBe(DEFAULT_CONNECT_TIMEOUT_MS);
+    expect(remote).toMatchObject({ transport: "auto", url: "https://example.com/mcp", headers: { Authorization: "Bearer t0k" } });
+    expect(legacy.transport).toBe("sse");
+    expect(gemini).toMatchObject({ transport: "http", toolTimeout: 5000 });
+  });
+
+  it("expands ${VAR} and ${VAR:-default}", () => {
+    expect(expandVars("${TOKEN}-${MISSING:-dflt}-${EMPTY:-e}", env)).toEqual({ value: "t0k-dflt-e", missing: [] });
+    expect(expandVars("a${MISSING}b", env)).toEqual({ value: "ab", missing: ["MISSING"] });
+  });
+
+  it("warns about unset variables and likely typos but still loads the server", () => {
+    const { servers, problems } = parseServers({ s: { command: "x", arg: ["y"], env: { A: "${NOPE}" } } }, { root, env });
+    expect(servers).toHaveLength(1);
+    expect(problems.map((p) => [p.fatal, p.message])).toEqual([
+      [false, 'mcpServers.s.arg: unknown key (ignored); did you mean "args"?'],
+      [false, "mcpServers.s.env.A: ${NOPE} is not set; it was replaced by an empty string"],
+    ]);
+  });
+
+  it("reports bad entries per server with the key path and what was expected, and keeps the others", () => {
+    const { servers, problems } = parseServers(
+      {
+        good: { command: "node" },
+        none: {},
+        both: { command: "x", url: "http://x" },
+        args: { command: "x", args: "npx -y foo" },
+        item: { command: "x", args: ["ok", { no: 1 }] },
+        timeout: { command: "x", connectTimeout: -5 },
+        url: { url: "ftp://x" },
+        risk: { command: "x", risk: { search: "safe" } },
+        notObject: "npx foo",
+      },
+      { root, env },
+    );
+    expect(servers.map((s) => s.name)).toEqual(["good"]);
+    const byServer = Object.fromEntries(problems.map((p) => [p.server, p.message]));
+    expect(byServer.none).toBe('mcpServers.none: needs "command" (a local server started over stdio) or "url" (a remote HTTP/SSE server)');
+    expect(byServer.both).toMatch(/^mcpServers\.both: has both "command" and "url"/);
+    expect(byServer.args).toBe('mcpServers.args.args: expected an array of strings, got the string "npx -y foo"');
+    expect(byServer.item).toBe("mcpServers.item.args[1]: expected a string, got an object");
+    expect(byServer.timeout).toBe("mcpServers.timeout.connectTimeout: expected a positive whole number of milliseconds, got the number -5");
+    expect(byServer.url).toBe('mcpServers.url.url: expected an http(s) URL, got the string "ftp://x"');
+    expect(byServer.risk).toBe('mcpServers.risk.risk.search: expected "read", "write", "execute" or "network", got the string "safe"');
+    expect(byServer.notObject).toMatch(/^mcpServers\.notObject: expected an object like/);
+    expect(problems.every((p) => p.fatal)).toBe(true);
+  });
+
+  it("takes numbers in args and env as strings", () => {
+    const { servers } = parseServers({ s: { command: "x", args: ["--port", 8080], env: { N: 1 } } }, { root, env });
+    expect(servers[0]).toMatchObject({ args: ["--port", "8080"], env: { N: "1" } });
+  });
+});
