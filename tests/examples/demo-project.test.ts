@@ -1,0 +1,17 @@
+/** The README's main-job command: the demo project's MCP server tool, through the gate, from the built CLI. */
+import { afterAll, expect, test } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { REPO_ROOT } from "../helpers/paths.js";
+import { cleanupTemp, tempDir } from "../helpers/project.js";
+
+afterAll(cleanupTemp);
+
+test("agent --cwd examples/demo-project call mcp__demo__add adds through the demo server", async () => {
+  const r = await runCli(["--cwd", "examples/demo-project", "call", "mcp__demo__add", '{"a":2,"b":3}', "--json"], {
+    cwd: REPO_ROOT,
+    configHome: tempDir(),
+  });
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, output: "5", structured: { sum: 5 } });
+});
