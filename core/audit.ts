@@ -1,11 +1,15 @@
 /**
  * The audit log: append-only JSONL, one record per registration, call, command and plugin event.
- * Each record is written with a synchronous append on an O_APPEND descriptor, so a record is in the
- * kernel before the call returns: a crash or `kill -9` of the host cannot lose a finished call.
+ * Records are appended with a synchronous write on an O_APPEND descriptor, so a record is in the
+ * kernel before its caller sees the result: a crash or `kill -9` of the host cannot lose a finished call.
+ * Call records are queued instead (`queue`): those of one tick share one `writeSync`, in a microtask the
+ * first of them queues. The gate queues a record before its call's promise resolves, and microtasks run
+ * in order, so the record is still written before the caller can see the result.
  */
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
-import { redactString, summarize } from "./redact.js";
+import { errorMessage } from "./errors.js";
+import { redactBatch, redactString, summaryJson } from "./redact.js";
 import type { AuditKind } from "./types.js";
 
 export interface AuditRecord {
@@ -26,9 +30,55 @@ export interface AuditRecord {
   callId?: string;
 }
 
+/** Logs with records waiting for their microtask; written on exit too (a `process.exit()` in between). */
+const unwritten = new Set<AuditLog>();
+let exitHook = false;
+
+/** Characters JSON.stringify escapes (quotes, backslash, controls, lone surrogates are caught by the surrogate range). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** A string as JSON: quoted as is when nothing needs escaping (the common case), else by JSON.stringify. */
+function str(s: string): string {
+  if (typeof s !== "string") return JSON.stringify(s) ?? "null"; // a plugin's record may hold anything
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+/** A number as JSON (NaN and infinities are null, as JSON.stringify writes them). */
+function num(n: number): string {
+  return Number.isFinite(n) ? String(n) : "null";
+}
+
+/**
+ * `n` rounded to hundredths, written as JSON.stringify writes Math.round(n * 100) / 100, but from the
+ * integer (formatting a fraction costs several times more than an integer).
+ */
+function hundredths(n: number): string {
+  const h = Math.round(n * 100);
+  if (!Number.isSafeInteger(h) || h < 0) return num(h / 100);
+  const whole = Math.floor(h / 100);
+  const frac = h % 100;
+  if (frac === 0) return `${whole}`;
+  return frac % 10 === 0 ? `${whole}.${frac / 10}` : `${whole}.${frac < 10 ? "0" : ""}${frac}`;
+}
+
+let lastMs = -1;
+let lastIso = "";
+/** `new Date().toISOString()`, formatted once per millisecond. */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
 export class AuditLog {
   private fd: number | undefined;
   private failed = false;
+  /** Records waiting for their write, and their times. */
+  private queued: AuditRecord[] = [];
+  private times: string[] = [];
+  private readonly flushQueued = () => this.flush();
+  private sessionJson: string | undefined;
 
   constructor(
     readonly file: string | undefined,
@@ -36,31 +86,54 @@ export class AuditLog {
     private readonly onError: (message: string) => void = () => {},
   ) {}
 
+  /** Write a record now (with any queued before it, in order). */
   write(record: AuditRecord): void {
     if (!this.file || this.failed) return;
-    const line: Record<string, unknown> = {
-      time: new Date().toISOString(),
-      session: this.sessionId,
-      kind: record.kind,
-      source: record.source,
-      name: record.name,
-    };
-    if (record.callId) line.callId = record.callId;
-    if (record.args !== undefined) line.args = summarize(record.args);
-    if (record.decision) line.decision = record.decision;
-    if (record.by) line.by = record.by;
-    line.outcome = record.outcome;
-    if (record.durationMs !== undefined) line.durationMs = Math.round(record.durationMs * 100) / 100;
-    if (record.outputBytes !== undefined) line.outputBytes = record.outputBytes;
-    if (record.truncated !== undefined) line.truncated = record.truncated;
-    if (record.error) line.error = redactString(record.error).slice(0, 500);
-    if (record.detail !== undefined) line.detail = summarize(record.detail);
+    this.queued.push(record);
+    this.times.push(isoNow());
+    this.flush();
+  }
+
+  /**
+   * Queue a record: it is written by a microtask queued now, so before any promise resolved after this
+   * call is seen by its handlers. Arguments are summarized (redacted, shortened) then, as they are at
+   * the end of the current tick.
+   */
+  queue(record: AuditRecord): void {
+    if (!this.file || this.failed) return;
+    this.times.push(isoNow());
+    if (this.queued.push(record) > 1) return;
+    queueMicrotask(this.flushQueued);
+    unwritten.add(this);
+    if (!exitHook) {
+      exitHook = true;
+      process.once("exit", () => {
+        for (const log of unwritten) log.flush();
+      });
+    }
+  }
+
+  /** Write every queued record now (one `writeSync`). */
+  flush(): void {
+    const queue = this.queued;
+    const times = this.times;
+    if (!queue.length) return;
+    this.queued = [];
+    this.times = [];
+    unwritten.delete(this);
+    if (this.failed) return;
+    // One env read for the whole batch (see redactBatch).
+    const text = redactBatch(() => {
+      let out = "";
+      for (let i = 0; i < queue.length; i++) out += `${this.line(times[i], queue[i])}\n`;
+      return out;
+    });
     try {
       if (this.fd === undefined) {
-        mkdirSync(path.dirname(this.file), { recursive: true });
-        this.fd = openSync(this.file, "a", 0o600);
+        mkdirSync(path.dirname(this.file!), { recursive: true });
+        this.fd = openSync(this.file!, "a", 0o600);
       }
-      writeSync(this.fd, JSON.stringify(line) + "\n");
+      writeSync(this.fd, text);
     } catch (err) {
       // An unwritable audit log is reported once; it must not take tool calls down with it.
       this.failed = true;
@@ -68,7 +141,48 @@ export class AuditLog {
     }
   }
 
+  private line(time: string, record: AuditRecord): string {
+    try {
+      return this.json(time, record, true);
+    } catch (err) {
+      // Arguments that cannot be summarized or serialized (a throwing getter, a BigInt): keep the record, say why.
+      try {
+        return this.json(time, record, false, redactString(errorMessage(err)).slice(0, 200));
+      } catch {
+        // Never throw from the write (it runs in a microtask): a placeholder says a record was lost.
+        return `{"time":${str(time)},"session":${str(this.sessionId)},"unserializable":"this record could not be written"}`;
+      }
+    }
+  }
+
+  /**
+   * The record as one JSON line, assembled by hand in a fixed field order (twice as fast as building an
+   * object for JSON.stringify); every string goes through str(), arguments through summaryJson().
+   */
+  private json(time: string, r: AuditRecord, payload: boolean, unserializable?: string): string {
+    let out = `{"time":"${time}","session":${(this.sessionJson ??= str(this.sessionId))},"kind":${str(r.kind)},"source":${str(r.source)},"name":${str(r.name)}`;
+    if (r.callId) out += `,"callId":${str(r.callId)}`;
+    if (payload && r.args !== undefined) {
+      const args = summaryJson(r.args);
+      if (args !== undefined) out += `,"args":${args}`;
+    }
+    if (r.decision) out += `,"decision":${str(r.decision)}`;
+    if (r.by) out += `,"by":${str(r.by)}`;
+    out += `,"outcome":${str(r.outcome)}`;
+    if (r.durationMs !== undefined) out += `,"durationMs":${hundredths(r.durationMs)}`;
+    if (r.outputBytes !== undefined) out += `,"outputBytes":${num(r.outputBytes)}`;
+    if (r.truncated !== undefined) out += `,"truncated":${r.truncated ? "true" : "false"}`;
+    if (r.error) out += `,"error":${str(redactString(r.error).slice(0, 500))}`;
+    if (payload && r.detail !== undefined) {
+      const detail = summaryJson(r.detail);
+      if (detail !== undefined) out += `,"detail":${detail}`;
+    }
+    if (unserializable !== undefined) out += `,"unserializable":${str(unserializable)}`;
+    return `${out}}`;
+  }
+
   close(): void {
+    this.flush();
     if (this.fd !== undefined) {
       try {
         closeSync(this.fd);

@@ -10,13 +10,14 @@ import type { HookTable } from "./hooks.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, capOutput } from "./output.js";
 import { allowCoverage, decide, parseRule, suggestRules, type ParsedRule, type PermissionRules } from "./permissions.js";
 import type { ToolEntry } from "./registry.js";
-import type { Validator } from "./schema.js";
+import type { LazyValidator, Validation, Validator } from "./schema.js";
 import type { AgentEvent } from "./events.js";
 import type {
   CallOptions,
   CallOutcome,
   PermissionAsker,
   PermissionMode,
+  ToolCallContext,
   ToolCallInfo,
   ToolResult,
   ToolReturn,
@@ -29,10 +30,25 @@ export interface GateDeps {
   audit: AuditLog;
   workspace: Workspace;
   emit(event: AgentEvent): void;
+  /** False when an event would reach nobody: the gate then skips building it. */
+  listening?(): boolean;
   rules: PermissionRules;
   /** Where to tell the user to add a rule. */
   configFileHint: string;
   defaults: { timeoutMs: number; maxOutputBytes: number };
+}
+
+type Permit = { decision: "allow" | "deny"; by: string; message?: string };
+type Verdict = { decision: "allow" | "deny" | "ask"; by: string };
+
+/** What a call's audit record and tool_end event need besides the result. */
+interface CallRecord {
+  tool: ToolEntry | undefined;
+  name: string;
+  input: unknown;
+  started: number;
+  decision?: "allow" | "deny";
+  by?: string;
 }
 
 export class Gate {
@@ -40,6 +56,11 @@ export class Gate {
   asker: PermissionAsker | undefined;
   /** Rules granted with "allow always for this session". */
   private readonly sessionAllow: ParsedRule[] = [];
+  /**
+   * Decisions for tools without a permission subject, which depend only on the rules, the mode, the
+   * session grants and the tool (MCP tools are all like this): computed once, not on every call.
+   */
+  private readonly verdicts = new WeakMap<ToolEntry, { rules: PermissionRules; mode: PermissionMode; risk: string; grants: number; verdict: Verdict }>();
 
   constructor(private readonly deps: GateDeps) {}
 
@@ -50,143 +71,111 @@ export class Gate {
   }
 
   async call(name: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> {
-    const started = performance.now();
-    const callId = options.callId ?? randomUUID();
     const { deps } = this;
-    const tool = deps.tools.get(name);
-
-    const finish = (
-      outcome: CallOutcome,
-      output: string,
-      extra: { code?: string; truncated?: boolean; structured?: unknown; bytes?: number; decision?: "allow" | "deny"; by?: string; args?: unknown } = {},
-    ): ToolResult => {
-      const durationMs = performance.now() - started;
-      const ok = outcome === "ok";
-      const result: ToolResult = { ok, outcome, output, durationMs, callId };
-      if (!ok) result.error = { code: extra.code ?? "E_TOOL_FAILED", message: output };
-      if (extra.truncated) result.truncated = true;
-      if (extra.structured !== undefined) result.structured = extra.structured;
-      const outputBytes = extra.bytes ?? Buffer.byteLength(output);
-      deps.audit.write({
-        kind: "call",
-        source: tool?.source ?? "unknown",
-        name,
-        callId,
-        args: extra.args ?? input,
-        decision: extra.decision,
-        by: extra.by,
-        outcome,
-        durationMs,
-        outputBytes,
-        truncated: !!extra.truncated,
-        error: ok ? undefined : output,
-      });
-      deps.emit({
-        type: "tool_end",
-        callId,
-        name,
-        outcome,
-        durationMs,
-        outputBytes,
-        truncated: !!extra.truncated,
-        ...(ok ? {} : { error: output }),
-      });
-      return result;
-    };
+    const rec: CallRecord = { tool: deps.tools.get(name), name, input, started: performance.now() };
+    const callId = options.callId ?? randomUUID();
+    const tool = rec.tool;
 
     if (!tool) {
       const near = nearestNames(name, [...deps.tools.keys()]);
-      return finish("error", `Unknown tool "${name}".${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`, {
-        code: "E_TOOL_NOT_FOUND",
-      });
+      return this.fail(rec, callId, "error", `Unknown tool "${name}".${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`, "E_TOOL_NOT_FOUND");
     }
 
-    deps.emit({ type: "tool_start", callId, name, input, risk: tool.risk, source: tool.source });
+    if (this.listening()) deps.emit({ type: "tool_start", callId, name, input, risk: tool.risk, source: tool.source });
 
-    // 1. Validate: a bad field goes back to the caller and nothing runs.
-    const validated = await this.validate(tool, input);
+    // 1. Validate: a bad field goes back to the caller and nothing runs. (Awaited only while a JSON
+    // Schema is still being compiled: each await costs every call a trip through the microtask queue.)
+    let validate = this.validator(tool);
+    if (validate instanceof Promise) validate = await validate;
+    const validated = validate(input === undefined ? {} : input);
     if (!validated.ok) {
-      return finish("invalid", `Invalid input for ${name}:\n${validated.issues.map((i) => `- ${i}`).join("\n")}`, { code: "E_TOOL_INVALID_INPUT" });
+      return this.fail(rec, callId, "invalid", `Invalid input for ${name}:\n${validated.issues.map((i) => `- ${i}`).join("\n")}`, "E_TOOL_INVALID_INPUT");
     }
     let args = validated.value;
 
-    // 2. Permission.
-    const perm = await this.permit(tool, args, callId);
-    if (perm.decision === "deny") return finish("denied", perm.message, { code: "E_TOOL_DENIED", decision: "deny", by: perm.by });
+    // 2. Permission (awaited only when someone must be asked).
+    let perm = this.permit(tool, args, callId);
+    if (perm instanceof Promise) perm = await perm;
+    rec.decision = perm.decision;
+    rec.by = perm.by;
+    if (perm.decision === "deny") return this.fail(rec, callId, "denied", perm.message ?? "", "E_TOOL_DENIED");
 
     // 3. beforeToolCall: a plugin may deny or rewrite (the rewrite is validated and permission-checked again).
-    const info: ToolCallInfo = { tool, input: args, callId };
+    let info: ToolCallInfo | undefined; // built only for the hooks
     if (deps.hooks.beforeToolCall.isUsed()) {
+      info = { tool, input: args, callId };
+      // A call stopped here is recorded with who denied it, or (an invalid rewrite) with no decision.
+      rec.decision = undefined;
+      rec.by = undefined;
       const decision = await deps.hooks.beforeToolCall.promise(info);
       if (decision !== undefined && decision !== null && (typeof decision !== "object" || !("deny" in decision || "input" in decision))) {
         // A plugin returned something that is neither a denial nor a rewrite: fail closed, as for a throw.
-        return finish("denied", `Denied: a beforeToolCall handler returned ${describeValue(decision)} instead of { deny } or { input }.`, {
-          code: "E_TOOL_DENIED",
-          decision: "deny",
-          by: "beforeToolCall",
-        });
+        rec.decision = "deny";
+        rec.by = "beforeToolCall";
+        return this.fail(rec, callId, "denied", `Denied: a beforeToolCall handler returned ${describeValue(decision)} instead of { deny } or { input }.`, "E_TOOL_DENIED");
       }
       if (decision && "deny" in decision) {
-        return finish("denied", `Denied by a plugin: ${decision.deny}`, { code: "E_TOOL_DENIED", decision: "deny", by: "beforeToolCall" });
+        rec.decision = "deny";
+        rec.by = "beforeToolCall";
+        return this.fail(rec, callId, "denied", `Denied by a plugin: ${decision.deny}`, "E_TOOL_DENIED");
       }
       if (decision && "input" in decision) {
         const again = await this.validate(tool, decision.input);
         if (!again.ok) {
-          return finish("invalid", `Input rewritten by a plugin is invalid for ${name}:\n${again.issues.map((i) => `- ${i}`).join("\n")}`, {
-            code: "E_TOOL_INVALID_INPUT",
-          });
+          return this.fail(rec, callId, "invalid", `Input rewritten by a plugin is invalid for ${name}:\n${again.issues.map((i) => `- ${i}`).join("\n")}`, "E_TOOL_INVALID_INPUT");
         }
         // The decision depends only on the permission subjects: when the rewrite changes them, it gets
         // the full permission decision again (an "ask" is asked again, or denied headless).
         if (!sameSubjects(this.subjects(tool, args), this.subjects(tool, again.value))) {
           const recheck = await this.permit(tool, again.value, callId);
           if (recheck.decision === "deny") {
-            return finish("denied", `Input rewritten by a plugin was denied: ${recheck.message}`, {
-              code: "E_TOOL_DENIED",
-              decision: "deny",
-              by: recheck.by,
-              args: again.value,
-            });
+            rec.decision = "deny";
+            rec.by = recheck.by;
+            rec.input = again.value;
+            return this.fail(rec, callId, "denied", `Input rewritten by a plugin was denied: ${recheck.message}`, "E_TOOL_DENIED");
           }
         }
         args = again.value;
         info.input = args;
       }
+      rec.decision = "allow";
+      rec.by = perm.by;
     }
+    rec.input = args;
 
     // 4. Run with a signal and a timeout.
     const timeoutMs = tool.timeoutMs ?? deps.defaults.timeoutMs;
-    const controller = new AbortController();
-    const onOuterAbort = () => controller.abort(options.signal?.reason ?? new Error("aborted"));
-    if (options.signal?.aborted) return finish("aborted", `Call to ${name} was cancelled before it started.`, { code: "E_TOOL_ABORTED", decision: "allow", by: perm.by, args });
-    options.signal?.addEventListener("abort", onOuterAbort, { once: true });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error(`timed out after ${timeoutMs} ms`));
-    }, timeoutMs);
+    const outer = options.signal;
+    if (outer?.aborted) return this.fail(rec, callId, "aborted", `Call to ${name} was cancelled before it started.`, "E_TOOL_ABORTED");
+    const run = new RunningCall(timeoutMs, outer);
+    outer?.addEventListener("abort", run, { once: true });
+    // No closure per call: the timer gets the call as its argument.
+    const timer = setTimeout(expireCall, timeoutMs, run);
 
     let raw: ToolReturn;
     try {
-      raw = await runAbortable(
-        () =>
-          tool.definition.run(args, {
-            signal: controller.signal,
-            callId,
-            workspace: deps.workspace,
-            progress: (p) => deps.emit({ type: "tool_progress", callId, name, ...p }),
-          }),
-        controller.signal,
-      );
+      raw = await new Promise<ToolReturn>((resolve, reject) => {
+        run.reject = reject;
+        // A synchronous throw rejects this promise. A promise is followed with then() rather than
+        // resolve(promise), which would lock this one to it and make stop() powerless.
+        const out = tool.definition.run(args, {
+          signal: run.controller.signal,
+          callId,
+          workspace: deps.workspace,
+          progress: (p) => {
+            if (this.listening()) deps.emit({ type: "tool_progress", callId, name, ...p });
+          },
+        });
+        if (isThenable(out)) out.then(resolve, reject);
+        else resolve(out);
+      });
     } catch (err) {
-      if (timedOut) {
-        return finish("timeout", `Tool ${name} timed out after ${timeoutMs} ms and was cancelled.`, { code: "E_TOOL_TIMEOUT", decision: "allow", by: perm.by, args });
-      }
-      if (controller.signal.aborted) return finish("aborted", `Call to ${name} was cancelled.`, { code: "E_TOOL_ABORTED", decision: "allow", by: perm.by, args });
-      return finish("error", `Tool ${name} failed: ${errorMessage(err)}`, { code: errorCode(err), decision: "allow", by: perm.by, args });
+      if (run.timedOut) return this.fail(rec, callId, "timeout", `Tool ${name} timed out after ${timeoutMs} ms and was cancelled.`, "E_TOOL_TIMEOUT");
+      if (run.controller.signal.aborted) return this.fail(rec, callId, "aborted", `Call to ${name} was cancelled.`, "E_TOOL_ABORTED");
+      return this.fail(rec, callId, "error", `Tool ${name} failed: ${errorMessage(err)}`, errorCode(err));
     } finally {
       clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onOuterAbort);
+      outer?.removeEventListener("abort", run);
     }
 
     // 5. Normalize and cap.
@@ -199,19 +188,14 @@ export class Gate {
       isError = raw.isError === true;
       structured = raw.structured;
     } else {
-      return finish("error", `Tool ${name} returned an invalid result (${raw === null ? "null" : typeof raw}); expected a string or { output: string }.`, {
-        code: "E_TOOL_FAILED",
-        decision: "allow",
-        by: perm.by,
-        args,
-      });
+      return this.fail(rec, callId, "error", `Tool ${name} returned an invalid result (${raw === null ? "null" : typeof raw}); expected a string or { output: string }.`, "E_TOOL_FAILED");
     }
     const capped = capOutput(text, tool.maxOutputBytes ?? deps.defaults.maxOutputBytes);
     let result: ToolResult = {
       ok: !isError,
       outcome: isError ? "error" : "ok",
       output: capped.text,
-      durationMs: performance.now() - started,
+      durationMs: performance.now() - rec.started,
       callId,
     };
     if (isError) result.error = { code: "E_TOOL_FAILED", message: capped.text };
@@ -220,27 +204,70 @@ export class Gate {
 
     // 6. afterToolCall may transform the result.
     if (deps.hooks.afterToolCall.isUsed()) {
-      const after: unknown = await deps.hooks.afterToolCall.promise(result, info);
-      if (isToolResult(after)) result = after;
-      else if (after !== undefined) {
+      const after: unknown = await deps.hooks.afterToolCall.promise(result, (info ??= { tool, input: args, callId }));
+      if (isToolResult(after)) {
+        const ok = after.outcome === "ok";
+        // Rebuilt as finish() always did: ok follows the outcome, an error carries the output.
+        result = { ok, outcome: after.outcome, output: after.output, durationMs: 0, callId };
+        if (!ok) result.error = { code: after.error?.code ?? "E_TOOL_FAILED", message: after.output };
+        if (after.truncated) result.truncated = true;
+        if (after.structured !== undefined) result.structured = after.structured;
+      } else if (after !== undefined) {
         deps.emit({ type: "notice", level: "warn", source: "afterToolCall", message: `afterToolCall returned ${describeValue(after)} instead of a tool result; it was ignored.` });
       }
     }
-    return finish(result.outcome, result.output, {
-      code: result.error?.code,
-      truncated: result.truncated,
-      structured: result.structured,
-      bytes: capped.bytes,
-      decision: "allow",
-      by: perm.by,
-      args,
-    });
+    return this.finish(rec, result, capped.bytes);
   }
 
-  private async validate(tool: ToolEntry, input: unknown): Promise<{ ok: true; value: unknown } | { ok: false; issues: string[] }> {
-    let v: Validator;
-    if (tool.zod) v = tool.validator as Validator;
-    else v = await (tool.validator as () => Promise<Validator>)();
+  /** A call that ended without a result from the tool. */
+  private fail(rec: CallRecord, callId: string, outcome: CallOutcome, output: string, code: string): ToolResult {
+    return this.finish(rec, { ok: false, outcome, output, durationMs: 0, callId, error: { code, message: output } }, Buffer.byteLength(output));
+  }
+
+  /** Stamp the duration, audit, emit tool_end, hand the result back. */
+  private finish(rec: CallRecord, result: ToolResult, outputBytes: number): ToolResult {
+    const durationMs = performance.now() - rec.started;
+    result.durationMs = durationMs;
+    const ok = result.ok;
+    const truncated = result.truncated === true;
+    // Queued: written (with other calls of this tick) by a microtask that runs before the caller sees `result`.
+    this.deps.audit.queue({
+      kind: "call",
+      source: rec.tool?.source ?? "unknown",
+      name: rec.name,
+      callId: result.callId,
+      args: rec.input,
+      decision: rec.decision,
+      by: rec.by,
+      outcome: result.outcome,
+      durationMs,
+      outputBytes,
+      truncated,
+      error: ok ? undefined : result.output,
+    });
+    if (this.listening()) {
+      const end: AgentEvent = { type: "tool_end", callId: result.callId, name: rec.name, outcome: result.outcome, durationMs, outputBytes, truncated };
+      if (!ok) end.error = result.output;
+      this.deps.emit(end);
+    }
+    return result;
+  }
+
+  /** False when an event would reach nobody (then it is not built). */
+  private listening(): boolean {
+    return this.deps.listening?.() ?? true;
+  }
+
+  /** The tool's validator; a JSON Schema one is a promise only until its first compilation. */
+  private validator(tool: ToolEntry): Validator | Promise<Validator> {
+    if (tool.zod) return tool.validator as Validator;
+    const lazy = tool.validator as LazyValidator;
+    return lazy.compiled ?? lazy();
+  }
+
+  private async validate(tool: ToolEntry, input: unknown): Promise<Validation> {
+    let v = this.validator(tool);
+    if (v instanceof Promise) v = await v;
     return v(input === undefined ? {} : input);
   }
 
@@ -256,27 +283,43 @@ export class Gate {
     }
   }
 
-  private verdict(tool: ToolEntry, input: unknown) {
-    const subjects = this.subjects(tool, input);
+  private verdict(tool: ToolEntry, subjects: string[] | undefined): Verdict {
     const v = decide(this.deps.rules, this.mode, tool.name, tool.risk, subjects);
     if (v.decision === "ask" && this.sessionAllow.length) {
       // Answers of "always this session" combine with the config's allow rules to cover every part of a call.
       const granted = allowCoverage([...this.sessionAllow, ...this.deps.rules.allow], tool.name, subjects);
-      if (granted) return { decision: "allow" as const, by: `session:${granted.map((r) => r.raw).join(", ")}`, subjects };
+      if (granted) return { decision: "allow", by: `session:${granted.map((r) => r.raw).join(", ")}` };
     }
-    return { ...v, subjects };
+    return v;
   }
 
-  private async permit(tool: ToolEntry, input: unknown, callId: string): Promise<{ decision: "allow" | "deny"; by: string; message: string }> {
-    const v = this.verdict(tool, input);
-    const what = v.subjects?.length === 1 ? `${tool.name}(${v.subjects[0]})` : tool.name;
-    if (v.decision === "allow") return { decision: "allow", by: v.by, message: "" };
+  /** The verdict for a call; for a tool without a permission subject, the one computed for the same rules, mode and grants. */
+  private cachedVerdict(tool: ToolEntry): Verdict {
+    const { rules } = this.deps;
+    const grants = this.sessionAllow.length;
+    const c = this.verdicts.get(tool);
+    if (c && c.rules === rules && c.mode === this.mode && c.risk === tool.risk && c.grants === grants) return c.verdict;
+    const verdict = this.verdict(tool, undefined);
+    this.verdicts.set(tool, { rules, mode: this.mode, risk: tool.risk, grants, verdict });
+    return verdict;
+  }
+
+  /** The permission decision; a promise only when the user is asked. */
+  private permit(tool: ToolEntry, input: unknown, callId: string): Permit | Promise<Permit> {
+    const subjects = this.subjects(tool, input);
+    const v = tool.definition.permissionSubject ? this.verdict(tool, subjects) : this.cachedVerdict(tool);
+    if (v.decision === "allow") return v as Permit;
+    const what = subjects?.length === 1 ? `${tool.name}(${subjects[0]})` : tool.name;
     if (v.decision === "deny") {
       const why = v.by.startsWith("mode:")
         ? `${tool.risk} tools are not allowed in ${this.mode} mode`
         : `it matches the deny rule "${v.by}"`;
       return { decision: "deny", by: v.by, message: `Permission denied: ${what} was not run because ${why}.` };
     }
+    return this.ask(tool, input, callId, { ...v, subjects }, what);
+  }
+
+  private async ask(tool: ToolEntry, input: unknown, callId: string, v: Verdict & { subjects: string[] | undefined }, what: string): Promise<Permit> {
     const suggestedRules = suggestRules(tool.name, v.subjects);
     const suggestedRule = suggestedRules.join(", ");
     if (!this.asker) {
@@ -305,24 +348,44 @@ export class Gate {
   }
 }
 
-/** Resolve with the tool's result, or reject as soon as the signal aborts (a tool that ignores its signal cannot hold the caller). */
-function runAbortable<T>(fn: () => Promise<T> | T, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new Error("aborted"));
-    signal.addEventListener("abort", onAbort, { once: true });
-    Promise.resolve()
-      .then(fn)
-      .then(
-        (v) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(v);
-        },
-        (e) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(e);
-        },
-      );
-  });
+/**
+ * A call while its tool runs: its controller and how it is stopped. It is also the listener for the
+ * caller's signal (handleEvent) and the timer's argument, so a call needs no closures for either.
+ */
+class RunningCall {
+  readonly controller = new AbortController();
+  timedOut = false;
+  /** Settles the call's run promise at once when it is stopped. */
+  reject: ((reason: unknown) => void) | undefined;
+
+  constructor(
+    readonly timeoutMs: number,
+    private readonly outer: AbortSignal | undefined,
+  ) {}
+
+  /** Fire the tool's signal and settle the call (a tool that ignores its signal cannot hold the caller). */
+  stop(reason: unknown): void {
+    this.controller.abort(reason);
+    this.reject?.(reason);
+  }
+
+  expire(): void {
+    this.timedOut = true;
+    this.stop(new Error(`timed out after ${this.timeoutMs} ms`));
+  }
+
+  /** The caller's signal aborted. */
+  handleEvent(): void {
+    this.stop(this.outer?.reason ?? new Error("aborted"));
+  }
+}
+
+function expireCall(run: RunningCall): void {
+  run.expire();
+}
+
+function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
+  return typeof (v as { then?: unknown } | null)?.then === "function";
 }
 
 function isToolResult(v: unknown): v is ToolResult {

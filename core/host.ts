@@ -123,6 +123,10 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       emitting--;
     }
   }
+  /** Whether an event reaches anyone: a listener, another tap or an interceptor (the host's own tap only forwards to listeners). */
+  function listening(): boolean {
+    return listeners.size > 0 || hooks.event.taps.length > 1 || hooks.event.interceptors.length > 0;
+  }
   hooks.event.tap({ name: "host:listeners", stage: 1000 }, (event) => {
     for (const l of listeners) {
       try {
@@ -151,6 +155,7 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
     audit,
     workspace,
     emit,
+    listening,
     rules: compileRules(config.permissions),
     configFileHint:
       loaded.files.findLast((f) => !f.endsWith(".mcp.json")) ?? `a config file such as ${path.join(loaded.configDir, ".agentrc.json")}`,

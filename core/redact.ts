@@ -23,38 +23,77 @@ const SHAPES: RegExp[] = [
   /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, // JWT
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g,
 ];
+/**
+ * A cheap test that every match of SHAPES and URL_PASSWORD passes (each alternative is a fixed part of
+ * one pattern; case-insensitive, so it may pass more): a string that fails it skips the ten replaces.
+ * Keep it in step with SHAPES.
+ */
+const MAYBE_SHAPE = /bearer\s|basic\s|[spr]k-|gh[pousr]_|github_pat_|xox[abprs]-|akia|eyj|-----begin|:\/\//i;
+/** Env values shorter than this are not treated as secrets, and every shape is longer: shorter strings need no work. */
+const MIN_SECRET_LENGTH = 6;
 
 export const REDACTED = "[REDACTED]";
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi;
 
 let envSecretsCache:
-  | { env: NodeJS.ProcessEnv; size: number; seen: [string, string | undefined][]; values: [string, string][] }
+  | { env: NodeJS.ProcessEnv; names: string[]; seen: [string, string | undefined][]; values: [string, string][] }
   | undefined;
+/** Set while `redactBatch` runs: the env is read once for the whole batch. */
+let batch: { secrets?: [string, string][] } | undefined;
 
 /** Values of secret-looking env vars, longest first (so a value containing another is replaced whole). */
 function envSecrets(): [string, string][] {
+  return batch ? (batch.secrets ??= readEnvSecrets()) : readEnvSecrets();
+}
+
+/**
+ * Run `fn` (which redacts several records written together) reading the env once. Checking the cache
+ * costs a listing of `process.env` (several µs: there is no cheaper sign that a variable was added),
+ * so the audit log pays it once per batch of records instead of once per record; it is still read
+ * when the batch is written, so a variable set before that is redacted.
+ */
+export function redactBatch<T>(fn: () => T): T {
+  const outer = batch;
+  batch = outer ?? {};
+  try {
+    return fn();
+  } finally {
+    batch = outer;
+  }
+}
+
+function readEnvSecrets(): [string, string][] {
   const env = process.env;
-  const size = Object.keys(env).length;
+  const names = Object.keys(env);
   const c = envSecretsCache;
-  // Valid while no variable was added or removed and no secret-named one changed (e.g. a plugin that logs in).
-  if (c && c.env === env && c.size === size && c.seen.every(([name, value]) => env[name] === value)) return c.values;
+  // Valid while the same variables exist (compared by name, not count: one removed and one added is a
+  // change) and no secret-named one changed value (e.g. a plugin that logs in).
+  if (c && c.env === env && sameNames(c.names, names) && c.seen.every(([name, value]) => env[name] === value)) return c.values;
   const seen: [string, string | undefined][] = [];
   const values: [string, string][] = [];
   for (const [name, value] of Object.entries(env)) {
     if (!SECRET_ENV.test(name)) continue;
     seen.push([name, value]);
-    if (value && value.length >= 6) values.push([name, value]);
+    if (value && value.length >= MIN_SECRET_LENGTH) values.push([name, value]);
   }
   values.sort((a, b) => b[1].length - a[1].length);
-  envSecretsCache = { env, size, seen, values };
+  envSecretsCache = { env, names, seen, values };
   return values;
 }
 
-export function redactString(s: string, secrets: [string, string][] = envSecrets()): string {
+function sameNames(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export function redactString(s: string, secrets?: [string, string][]): string {
+  if (s.length < MIN_SECRET_LENGTH) return s;
   let out = s;
-  for (const [name, value] of secrets) {
+  for (const [name, value] of secrets ?? envSecrets()) {
     if (out.includes(value)) out = out.split(value).join(`[REDACTED:${name}]`);
   }
+  if (!MAYBE_SHAPE.test(out)) return out;
   for (const re of SHAPES) out = out.replace(re, (m) => (/^(bearer|basic)\s/i.test(m) ? `${m.split(/\s+/)[0]} ${REDACTED}` : REDACTED));
   // Passwords in URLs: postgres://user:secret@host keeps the user and host.
   out = out.replace(URL_PASSWORD, `$1${REDACTED}@`);
@@ -107,7 +146,7 @@ export function summarize(value: unknown, opts: SummarizeOptions = {}): unknown 
   let secrets: [string, string][] | undefined; // looked up once per summary: reading process.env is not free
   const walk = (v: unknown, depth: number): unknown => {
     if (typeof v === "string") {
-      const r = redactString(v, (secrets ??= envSecrets()));
+      const r = v.length < MIN_SECRET_LENGTH ? v : redactString(v, (secrets ??= envSecrets()));
       return r.length > maxString ? `${r.slice(0, maxString)}…(+${r.length - maxString} chars)` : r;
     }
     if (v === null || typeof v !== "object") return typeof v === "function" || typeof v === "symbol" ? String(v) : v;
@@ -133,4 +172,35 @@ export function summarize(value: unknown, opts: SummarizeOptions = {}): unknown 
   const json = JSON.stringify(result) ?? "";
   if (json.length > maxTotal) return `${json.slice(0, maxTotal)}…(+${json.length - maxTotal} chars)`;
   return result;
+}
+
+/**
+ * `JSON.stringify(summarize(value, opts))`, what a record holds. Fast path: a flat plain object of
+ * primitives whose keys are not secret and whose strings are short and unchanged by redaction is its
+ * own summary, so it is serialized as it is (no copy, no walk, no second JSON pass for the size check).
+ */
+export function summaryJson(value: unknown, opts: SummarizeOptions = {}): string | undefined {
+  if (isCleanFlat(value, opts.maxString ?? 200, opts.maxItems ?? 20)) {
+    const json = JSON.stringify(value);
+    if (json.length <= (opts.maxTotal ?? 2000)) return json;
+  }
+  return JSON.stringify(summarize(value, opts));
+}
+
+function isCleanFlat(value: unknown, maxString: number, maxItems: number): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const keys = Object.keys(value);
+  if (keys.length > maxItems) return false;
+  let secrets: [string, string][] | undefined;
+  for (const k of keys) {
+    if (isSecretKey(k)) return false;
+    const v = (value as Record<string, unknown>)[k];
+    if (typeof v === "string") {
+      if (v.length > maxString) return false;
+      if (v.length >= MIN_SECRET_LENGTH && redactString(v, (secrets ??= envSecrets())) !== v) return false;
+    } else if (v !== null && v !== undefined && typeof v !== "number" && typeof v !== "boolean") return false;
+  }
+  return true;
 }

@@ -60,21 +60,24 @@ function ajvMessage(e: AjvError): string {
  * cost 300 compilations at startup). A schema ajv cannot compile validates only "is an object":
  * the server still validates, and the call is not blocked by our parser's limits.
  */
-export function jsonSchemaValidator(schema: JsonSchema): () => Promise<Validator> {
-  let compiled: Validator | undefined;
-  return async () => {
-    if (compiled) return compiled;
+export function jsonSchemaValidator(schema: JsonSchema): LazyValidator {
+  const lazy: LazyValidator = async () => {
+    if (lazy.compiled) return lazy.compiled;
     const ajv = await getAjv();
     const { $schema: _ignored, ...rest } = schema;
     try {
       const fn = ajv.compile(rest);
-      compiled = (input) => (fn(input) ? { ok: true, value: input } : { ok: false, issues: (fn.errors ?? []).map(ajvMessage) });
+      lazy.compiled = (input) => (fn(input) ? { ok: true, value: input } : { ok: false, issues: (fn.errors ?? []).map(ajvMessage) });
     } catch {
-      compiled = (input) =>
+      lazy.compiled = (input) =>
         typeof input === "object" && input !== null && !Array.isArray(input)
           ? { ok: true, value: input }
           : { ok: false, issues: ["(input): expected an object"] };
     }
-    return compiled;
+    return lazy.compiled;
   };
+  return lazy;
 }
+
+/** A validator compiled on first use; `compiled` is set once it is, so callers can skip the await. */
+export type LazyValidator = (() => Promise<Validator>) & { compiled?: Validator };

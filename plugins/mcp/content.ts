@@ -45,7 +45,8 @@ export function contentToText(block: ContentBlock, readHint?: string): string {
 
 export function toolResultToReturn(result: CallToolResult, readHint?: string): ToolReturn {
   const blocks = Array.isArray(result.content) ? result.content : [];
-  let output = blocks.map((b) => contentToText(b, readHint)).join("\n");
+  // One block (the usual answer) needs no array and join.
+  let output = blocks.length === 1 ? contentToText(blocks[0], readHint) : blocks.map((b) => contentToText(b, readHint)).join("\n");
   const structured = result.structuredContent;
   if (output === "" && structured !== undefined) output = JSON.stringify(structured, null, 2);
   // Servers on the 2024-10-07 protocol answer with `toolResult` instead of `content`.

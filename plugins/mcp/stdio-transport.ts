@@ -28,19 +28,24 @@ export class LineSplitter {
   push(chunk: Buffer): void {
     let start = 0;
     for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
-      const piece = chunk.subarray(start, nl);
+      const from = start;
       start = nl + 1;
       if (this.skipping) {
         this.skipping = false;
         continue;
       }
-      const total = this.size + piece.length;
+      const total = this.size + nl - from;
       if (total > this.maxBytes) {
         this.reset();
         this.onOverflow();
         continue;
       }
-      const line = this.parts.length ? Buffer.concat([...this.parts, piece], total) : piece;
+      if (!this.parts.length) {
+        // The common case, a whole line inside this chunk: decode it in place (no copy, no subarray).
+        this.onLine(chunk.toString("utf8", from, nl));
+        continue;
+      }
+      const line = Buffer.concat([...this.parts, chunk.subarray(from, nl)], total);
       this.reset();
       this.onLine(line.toString("utf8"));
     }
@@ -116,8 +121,8 @@ export class ProcessTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.process.child.stdin;
     if (this.closed || !stdin || !stdin.writable) return Promise.reject(new Error("Not connected"));
+    if (stdin.write(serializeMessage(message))) return Promise.resolve();
     return new Promise((resolve) => {
-      if (stdin.write(serializeMessage(message))) return resolve();
       const done = () => {
         stdin.off("drain", done);
         stdin.off("close", done);

@@ -176,6 +176,67 @@ describe("audit records", () => {
     expect(b.audit().filter((r) => r.kind === "call").map((r) => r.session)).toEqual(["one", "two"]);
   });
 
+  test("a call's record is in the file when its promise resolves, also for calls finishing in the same tick", async () => {
+    const { host, project } = await hostWithTools([echo]);
+    const onDisk = (callId: string) => readAudit(project.auditFile).some((r) => r.kind === "call" && r.callId === callId);
+    // A plain `.then` is the earliest a caller can look; the tool answers synchronously, so the calls finish together.
+    const seen = await Promise.all(Array.from({ length: 16 }, (_, i) => host.tools.call("echo", { i }).then((r) => onDisk(r.callId))));
+    expect(seen).toEqual(Array.from({ length: 16 }, () => true));
+    const denied = await host.tools.call("nope", {}).then((r) => onDisk(r.callId));
+    expect(denied).toBe(true);
+  });
+
+  test("records queued in one tick are written together, in order, before a later microtask; write() is immediate", async () => {
+    const project = tempProject();
+    const log = new AuditLog(project.auditFile, "s");
+    for (let i = 0; i < 3; i++) log.queue({ kind: "call", source: "x", name: `q${i}`, outcome: "ok" });
+    await Promise.resolve();
+    expect(readAudit(project.auditFile).map((r) => r.name)).toEqual(["q0", "q1", "q2"]);
+    log.queue({ kind: "call", source: "x", name: "q3", outcome: "ok" });
+    log.write({ kind: "plugin", source: "x", name: "w", outcome: "ok" });
+    expect(readAudit(project.auditFile).map((r) => r.name)).toEqual(["q0", "q1", "q2", "q3", "w"]);
+    log.close();
+  });
+
+  test("a record whose arguments cannot be summarized or serialized is still written, without them", () => {
+    const project = tempProject();
+    const log = new AuditLog(project.auditFile, "s");
+    const throwing = Object.defineProperty({}, "boom", {
+      enumerable: true,
+      get() {
+        throw new Error("getter exploded");
+      },
+    });
+    log.queue({ kind: "call", source: "x", name: "bigint", args: { n: 1n }, outcome: "ok" });
+    log.queue({ kind: "call", source: "x", name: "getter", args: throwing, outcome: "ok" });
+    log.close();
+    expect(readAudit(project.auditFile).map((r) => [r.name, r.args, r.outcome, r.unserializable])).toEqual([
+      ["bigint", undefined, "ok", expect.stringContaining("BigInt")],
+      ["getter", undefined, "ok", "getter exploded"],
+    ]);
+  });
+
+  test("strings that need escaping survive the record (quotes, backslashes, newlines, emoji, lone surrogates)", () => {
+    const project = tempProject();
+    const log = new AuditLog(project.auditFile, 's"1');
+    const text = 'quote " backslash \\ newline \n tab \t bell \u0007 emoji 😀 lone \ud800 sep \u2028';
+    log.write({ kind: "call", source: 'plug"in', name: "n\\m", args: { text }, outcome: "ok", error: text, durationMs: 1.005, truncated: true });
+    log.close();
+    const [rec] = readAudit(project.auditFile);
+    // A lone surrogate is written escaped (as JSON.stringify does), so even it comes back unchanged.
+    expect(rec).toMatchObject({ session: 's"1', source: 'plug"in', name: "n\\m", args: { text }, error: text, truncated: true });
+  });
+
+  test("durations are written rounded to hundredths, exactly as JSON would write them", () => {
+    const project = tempProject();
+    const log = new AuditLog(project.auditFile, "s");
+    const durations = [0, 0.004, 0.005, 0.1, 0.125, 1.005, 12.3, 99.999, 1234.56789, 60_000, 1e15, NaN];
+    for (const d of durations) log.queue({ kind: "call", source: "x", name: "n", outcome: "ok", durationMs: d });
+    log.close();
+    const lines = readFileSync(project.auditFile, "utf8").trim().split("\n");
+    expect(lines.map((l) => /"durationMs":([^,}]*)/.exec(l)?.[1])).toEqual(durations.map((d) => JSON.stringify(Math.round(d * 100) / 100)));
+  });
+
   test("AuditLog without a file writes nothing and never throws", () => {
     const log = new AuditLog(undefined, "s");
     expect(() => log.write({ kind: "call", source: "x", name: "y", outcome: "ok" })).not.toThrow();

@@ -268,6 +268,34 @@ describe("timeouts and aborts", () => {
     expect(run).not.toHaveBeenCalled();
   });
 
+  test("concurrent calls each time out at their own deadline; finished calls are never stopped; no timer is left", async () => {
+    const signals: AbortSignal[] = [];
+    const quick: AbortSignal[] = [];
+    const { host } = await hostWithTools([
+      hanging("slow", signals, { timeoutMs: 150 }),
+      hanging("slower_list", signals, { timeoutMs: 60 }),
+      tool("quick", (_i, ctx) => (quick.push(ctx.signal), "ok"), { timeoutMs: 150 }),
+    ]);
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const before = timers();
+    const [first, done, short, later] = await Promise.all([
+      host.tools.call("slow", {}),
+      host.tools.call("quick", {}),
+      host.tools.call("slower_list", {}),
+      new Promise((r) => setTimeout(r, 50)).then(() => host.tools.call("slow", {})),
+    ]);
+    expect([first.outcome, done.outcome, short.outcome, later.outcome]).toEqual(["timeout", "ok", "timeout", "timeout"]);
+    // Never early: each deadline counts from the call's own start.
+    expect(first.durationMs).toBeGreaterThanOrEqual(150);
+    expect(short.durationMs).toBeGreaterThanOrEqual(60);
+    expect(short.durationMs).toBeLessThan(first.durationMs);
+    expect(later.durationMs).toBeGreaterThanOrEqual(150);
+    expect(signals.every((s) => s.aborted)).toBe(true);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(quick[0].aborted).toBe(false);
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+
   test("a tool that settles after its timeout causes no unhandled rejection", async () => {
     let settle: ((v: string) => void) | undefined;
     let fail: ((e: Error) => void) | undefined;

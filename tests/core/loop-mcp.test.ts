@@ -57,17 +57,22 @@ test("the model calls demo-server tools through the gate and gets their results"
 test("cancelling the run cancels the MCP call on the server", async () => {
   scratch = await tempDir("agent-loop-mcp-");
   const cancelLog = path.join(scratch.dir, "cancel.log");
+  const startLog = path.join(scratch.dir, "start.log");
   srv = await startFake("openai", [{ toolCalls: [{ id: "slow_1", name: "mcp__slow__slow", arguments: { ms: 30_000 } }] }]);
   t = await openHost("openai", srv, {
     builtins: ["mcp", "openai"],
     config: {
-      mcpServers: { slow: { command: process.execPath, args: [path.join(FIXTURES, "mcp", "slow-tool.mjs")], env: { CANCEL_LOG: cancelLog } } },
+      mcpServers: { slow: { command: process.execPath, args: [path.join(FIXTURES, "mcp", "slow-tool.mjs")], env: { CANCEL_LOG: cancelLog, START_LOG: startLog } } },
       tools: { overrides: { "mcp__slow__*": { risk: "read" } } },
     },
   });
   const controller = new AbortController();
+  // Cancel once the server is running the call: aborting right after tool_start can land while the gate
+  // still compiles the tool's schema (first call), and then the call is rightly never sent at all.
   t.host.on((e) => {
-    if (e.type === "tool_start") setImmediate(() => controller.abort());
+    if (e.type !== "tool_start") return;
+    const abort = () => controller.abort();
+    void vi.waitFor(() => readFileSync(startLog, "utf8"), { timeout: 15_000, interval: 10 }).then(abort, abort);
   });
   const result = await t.host.run("Be slow", { signal: controller.signal });
 

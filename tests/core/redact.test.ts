@@ -1,6 +1,6 @@
 /** Redaction: secrets never reach a record, by key, by shape or by env value; long values are shortened. */
 import { afterEach, describe, expect, test } from "vitest";
-import { REDACTED, isSecretKey, redactString, summarize } from "../../core/redact.js";
+import { REDACTED, isSecretKey, redactBatch, redactString, summarize, summaryJson } from "../../core/redact.js";
 
 const saved: Record<string, string | undefined> = {};
 function setEnv(name: string, value: string | undefined): void {
@@ -95,6 +95,24 @@ describe("values of secret-named env vars", () => {
     expect(redactString("brand-new-secret")).toBe("[REDACTED:AGENT_TEST_NEW_SECRET]");
   });
 
+  test("a secret env var that replaces another (same number of variables) is picked up", () => {
+    setEnv("AGENT_TEST_PLAIN_SWAP", "x");
+    expect(redactString("swapped-in-secret")).toBe("swapped-in-secret");
+    setEnv("AGENT_TEST_PLAIN_SWAP", undefined);
+    setEnv("AGENT_TEST_SWAP_TOKEN", "swapped-in-secret");
+    expect(redactString("swapped-in-secret")).toBe("[REDACTED:AGENT_TEST_SWAP_TOKEN]");
+  });
+
+  test("a batch reads the env once, when it runs", () => {
+    setEnv("AGENT_TEST_BATCH_TOKEN", "batch-secret-one");
+    expect(redactBatch(() => [redactString("batch-secret-one"), summarize({ a: "x batch-secret-one" })])).toEqual([
+      "[REDACTED:AGENT_TEST_BATCH_TOKEN]",
+      { a: "x [REDACTED:AGENT_TEST_BATCH_TOKEN]" },
+    ]);
+    setEnv("AGENT_TEST_BATCH_TOKEN", "batch-secret-two");
+    expect(redactBatch(() => redactString("batch-secret-two"))).toBe("[REDACTED:AGENT_TEST_BATCH_TOKEN]");
+  });
+
   test("the longest value wins when one contains another", () => {
     setEnv("AGENT_TEST_A_KEY", "abcdef");
     setEnv("AGENT_TEST_B_KEY", "abcdefghij");
@@ -130,5 +148,36 @@ describe("shortening", () => {
     expect(summarize(null)).toBe(null);
     expect(summarize(true)).toBe(true);
     expect(typeof summarize(() => 1)).toBe("string");
+  });
+});
+
+describe("summaryJson (what a record holds)", () => {
+  class Point {
+    constructor(readonly x = 1) {}
+  }
+  const bare = Object.assign(Object.create(null) as object, { a: 1, b: "two" });
+  test.each([
+    ["a flat object", { message: "hello", n: 3, ok: true, none: null, skipped: undefined }],
+    ["NaN and infinities", { a: NaN, b: Infinity }],
+    ["a null-prototype object", bare],
+    ["a long string", { s: "x".repeat(250) }],
+    ["a secret key", { apiKey: "abc", token: "" }],
+    ["a secret shape", { h: "Bearer abcdefghijkl" }],
+    ["nesting", { nested: { a: 1 }, list: [1, 2] }],
+    ["many keys", Object.fromEntries(Array.from({ length: 22 }, (_, i) => [`k${i}`, i]))],
+    ["a huge total", Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`k${i}`, "y".repeat(190)]))],
+    ["a class instance", new Point()],
+    ["toJSON", { toJSON: () => "replaced", a: 1 }],
+    ["an array", ["a", "b"]],
+    ["a string", "just text with ghp_abcdefghijklmnopqrstuvwxyz0123456789"],
+    ["a number", 42],
+    ["escapes", { q: 'he said "hi"\n', e: "😀", lone: "\ud800" }],
+  ])("%s: the same text as JSON.stringify(summarize(value))", (_what, value) => {
+    expect(summaryJson(value)).toBe(JSON.stringify(summarize(value)));
+  });
+
+  test("an env secret inside a flat object is redacted", () => {
+    setEnv("AGENT_TEST_FLAT_TOKEN", "flat-secret-value");
+    expect(summaryJson({ cmd: "use flat-secret-value" })).toBe('{"cmd":"use [REDACTED:AGENT_TEST_FLAT_TOKEN]"}');
   });
 });
