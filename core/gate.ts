@@ -3,6 +3,7 @@
  * find → validate → permission → beforeToolCall → run (signal + timeout) → cap → afterToolCall → audit → events.
  * Tool failures become results; nothing here throws at the caller.
  */
+import { closestNames } from "./suggest.js";
 import { randomUUID } from "node:crypto";
 import type { AuditLog } from "./audit.js";
 import { errorMessage } from "./errors.js";
@@ -410,26 +411,9 @@ function errorCode(err: unknown): string {
   return typeof code === "string" && code.startsWith("E_") ? code : "E_TOOL_FAILED";
 }
 
-/** Up to two registered names close to a mistyped one. */
+/** Up to two registered names close to a mistyped one (an MCP tool's short name counts too). */
 function nearestNames(name: string, names: string[]): string[] {
-  const scored = names
-    .map((n) => ({ n, d: distance(name.toLowerCase(), n.toLowerCase()) }))
-    .filter((x) => x.d <= Math.max(2, Math.floor(name.length / 3)) || x.n.endsWith(`__${name}`))
-    .sort((a, b) => a.d - b.d);
-  return scored.slice(0, 2).map((x) => x.n);
-}
-
-function distance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 8) return 99;
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length];
+  const near = closestNames(name, names);
+  const byShortName = names.find((n) => n.endsWith(`__${name}`) && !near.includes(n));
+  return byShortName ? [...near, byShortName].slice(0, 2) : near;
 }

@@ -63,3 +63,4 @@ export { trackChildProcess, terminate } from "./processes.js";
 export { shellSubjects } from "./permissions.js";
 export { capOutput } from "./output.js";
 export { redactString, summarize } from "./redact.js";
+export { closestNames, editDistance } from "./suggest.js";

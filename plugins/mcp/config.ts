@@ -4,7 +4,7 @@
  * entry is reported with its key path and what was expected, and the other servers still load.
  */
 import path from "node:path";
-import { z, type Risk } from "../../core/index.js";
+import { closestNames, z, type Risk } from "../../core/index.js";
 import { expandVars } from "./expand.js";
 
 export type TransportKind = "stdio" | "http" | "sse";
@@ -113,19 +113,6 @@ function valueAt(root: unknown, p: readonly PropertyKey[]): unknown {
   return v;
 }
 
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length];
-}
 
 /** `*` matches any run of characters, `?` one character. */
 export function globMatcher(patterns: readonly string[]): (name: string) => boolean {
@@ -182,7 +169,7 @@ function parseServer(name: string, entry: unknown, root: string, env: NodeJS.Pro
 
   for (const key of Object.keys(entry)) {
     if (KNOWN_KEYS.includes(key) || FOREIGN_KEYS.has(key)) continue;
-    const near = KNOWN_KEYS.find((k) => distance(key, k) <= 2);
+    const near = closestNames(key, KNOWN_KEYS, { max: 1, maxDistance: 2 })[0];
     if (near) warn(`${keyPath(name, [key])}: unknown key (ignored); did you mean "${near}"?`);
   }
 
