@@ -15,6 +15,7 @@ import type { ModelProvider } from "./model.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from "./output.js";
 import { compileRules } from "./permissions.js";
 import { specFromEntry, type PluginSpec } from "./plugin-loader.js";
+import { handlerFallback, pluginHookView, tapPluginObject, withPluginScope } from "./plugin-driver.js";
 import { killAllChildren } from "./processes.js";
 import {
   checkCommand,
@@ -71,15 +72,6 @@ export interface CreateHostOptions {
   audit?: string | false;
   /** Receives plugin log lines; default: warnings and errors become `notice` events, debug goes to stderr with AGENT_DEBUG=1. */
   logger?: Logger;
-}
-
-const SCOPE = Symbol.for("agent-host.scope");
-type Scopable<T> = T & { [SCOPE](plugin: string): T };
-
-/** What the wrapper returns when a plugin's handler throws, per hook: the host keeps going. */
-function fallbackFor(hook: HookName, plugin: string, err: unknown): unknown {
-  if (hook === "beforeToolCall") return { deny: `plugin ${plugin} failed in beforeToolCall (${errorMessage(err)}); the call was blocked to be safe` };
-  return undefined;
 }
 
 export async function createHost(options: CreateHostOptions = {}): Promise<Host> {
@@ -274,70 +266,24 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
   }
 
   // The registrars passed to register hooks; a plugin's tap receives the one scoped to it.
-  const scoped = <T extends object>(pick: (r: ReturnType<typeof registrarsFor>) => T): Scopable<T> => {
-    const hostScope = pick(registrarsFor("host"));
-    return Object.assign(Object.create(hostScope) as T, { [SCOPE]: (plugin: string) => pick(registrarsFor(plugin)) }) as Scopable<T>;
-  };
+  const scoped = <T extends object>(pick: (r: ReturnType<typeof registrarsFor>) => T) =>
+    withPluginScope(pick(registrarsFor("host")), (plugin) => pick(registrarsFor(plugin)));
 
-  /** Wrap a plugin's handler: errors are reported with plugin and hook name, registrars are scoped. */
-  function wrapHandler(plugin: string, hook: HookName, fn: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
-    const fail = (err: unknown) => {
-      const message = `Plugin ${plugin} failed in ${hook}: ${errorMessage(err)}`;
-      if (hook === "event") {
-        // Reporting would emit an event: record it without one, and once (a renderer that throws on
-        // every text delta must not grow the problem list for the whole session).
-        if (!problems.some((p) => p.plugin === plugin && p.message === message)) {
-          problems.push({ kind: "plugin", plugin, message });
-          audit.write({ kind: "plugin", source: plugin, name: plugin, outcome: "rejected", error: message });
-          if (debug) process.stderr.write(`[agent] ${message}\n`);
-        }
-      } else report({ kind: "plugin", plugin, message });
-      return fallbackFor(hook, plugin, err);
-    };
-    return (...args: unknown[]) => {
-      if (failedPlugins.has(plugin)) return undefined;
-      const first = args[0] as Partial<Scopable<object>> | undefined;
-      if (first && typeof first === "object" && typeof first[SCOPE] === "function") args = [first[SCOPE](plugin), ...args.slice(1)];
-      try {
-        const out = fn(...args);
-        if (out && typeof (out as Promise<unknown>).then === "function") return (out as Promise<unknown>).then(undefined, fail);
-        return out;
-      } catch (err) {
-        return fail(err);
+  /** A plugin handler threw: report it with plugin and hook name; the host goes on with the hook's fallback. */
+  function onHandlerError(plugin: string, hook: HookName, err: unknown): unknown {
+    const message = `Plugin ${plugin} failed in ${hook}: ${errorMessage(err)}`;
+    if (hook === "event") {
+      // Reporting would emit an event: record it without one, and once (a renderer that throws on
+      // every text delta must not grow the problem list for the whole session).
+      if (!problems.some((p) => p.plugin === plugin && p.message === message)) {
+        problems.push({ kind: "plugin", plugin, message });
+        audit.write({ kind: "plugin", source: plugin, name: plugin, outcome: "rejected", error: message });
+        if (debug) process.stderr.write(`[agent] ${message}\n`);
       }
-    };
+    } else report({ kind: "plugin", plugin, message });
+    return handlerFallback(hook, plugin, err);
   }
-
-  /** The hook table as a plugin sees it: taps are named after the plugin and wrapped. */
-  function hooksFor(plugin: string, stage: number): HookTable {
-    const view: Record<string, unknown> = {};
-    for (const [hookName, hook] of Object.entries(hooks) as [HookName, HookTable[HookName]][]) {
-      view[hookName] = new Proxy(hook, {
-        get(target, prop, receiver) {
-          if (prop === "tap" || prop === "tapPromise") {
-            return (opts: string | { name?: string; stage?: number; before?: string | string[] }, fn: (...a: unknown[]) => unknown) => {
-              const o = typeof opts === "string" ? {} : opts;
-              const tapOpts = { stage, ...o, name: plugin };
-              const wrapped = wrapHandler(plugin, hookName, fn);
-              if (prop === "tap") (target as { tap: Function }).tap(tapOpts, wrapped);
-              else (target as { tapPromise: Function }).tapPromise(tapOpts, async (...a: unknown[]) => wrapped(...a));
-            };
-          }
-          if (prop === "tapAsync") {
-            return (opts: string | { name?: string; stage?: number }, fn: (...a: unknown[]) => void) => {
-              const o = typeof opts === "string" ? {} : opts;
-              (target as { tapPromise: Function }).tapPromise(
-                { stage, ...o, name: plugin },
-                wrapHandler(plugin, hookName, (...a: unknown[]) => new Promise((resolve, rejectP) => fn(...a, (err: unknown, v: unknown) => (err ? rejectP(err) : resolve(v))))),
-              );
-            };
-          }
-          return Reflect.get(target, prop, receiver);
-        },
-      });
-    }
-    return Object.freeze(view) as HookTable;
-  }
+  const hooksFor = (plugin: string, stage: number) => pluginHookView(hooks, plugin, stage, { isFailed: (p) => failedPlugins.has(p), onError: onHandlerError });
 
   const logger = (plugin: string): Logger => ({
     debug: (m) => options.logger?.debug(`[${plugin}] ${m}`) ?? (debug ? void process.stderr.write(`[agent:${plugin}] ${m}\n`) : undefined),
@@ -537,26 +483,6 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
   ready = true;
   flushRegistrationAudit();
   return host;
-}
-
-/** Tap a plain-object plugin's declarations and handlers. */
-function tapPluginObject(plugin: Plugin, hooks: HookTable): void {
-  const name = plugin.name;
-  if (plugin.tools?.length) hooks.registerTools.tapPromise(name, async (r) => void plugin.tools!.forEach((t) => r.add(t)));
-  if (plugin.commands?.length) hooks.registerCommands.tapPromise(name, async (r) => void plugin.commands!.forEach((c) => r.add(c)));
-  if (plugin.skills?.length) hooks.registerSkills.tapPromise(name, async (r) => void plugin.skills!.forEach((s) => r.add(s)));
-  if (plugin.providers?.length) hooks.registerProviders.tapPromise(name, async (r) => void plugin.providers!.forEach((p) => r.add(p)));
-  const h = plugin;
-  if (h.config) hooks.config.tapPromise(name, async (c) => (await h.config!(c)) ?? c);
-  if (h.registerProviders) hooks.registerProviders.tapPromise(name, async (r) => h.registerProviders!(r));
-  if (h.registerTools) hooks.registerTools.tapPromise(name, async (r) => h.registerTools!(r));
-  if (h.registerCommands) hooks.registerCommands.tapPromise(name, async (r) => h.registerCommands!(r));
-  if (h.registerSkills) hooks.registerSkills.tapPromise(name, async (r) => h.registerSkills!(r));
-  if (h.beforeModelRequest) hooks.beforeModelRequest.tapPromise(name, async (req) => (await h.beforeModelRequest!(req)) ?? req);
-  if (h.beforeToolCall) hooks.beforeToolCall.tapPromise(name, async (call) => (await h.beforeToolCall!(call)) ?? undefined);
-  if (h.afterToolCall) hooks.afterToolCall.tapPromise(name, async (res, call) => (await h.afterToolCall!(res, call)) ?? res);
-  if (h.event) hooks.event.tap(name, (e) => h.event!(e));
-  if (h.shutdown) hooks.shutdown.tapPromise(name, async () => h.shutdown!());
 }
 
 async function defaultBuiltins(): Promise<BuiltinPlugin[]> {
