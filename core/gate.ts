@@ -148,10 +148,25 @@ export class Gate {
     const timeoutMs = tool.timeoutMs ?? deps.defaults.timeoutMs;
     const outer = options.signal;
     if (outer?.aborted) return this.fail(rec, callId, "aborted", `Call to ${name} was cancelled before it started.`, "E_TOOL_ABORTED");
-    const run = new RunningCall(timeoutMs, outer);
+    const run = new RunningCall(timeoutMs, outer, (message) => deps.emit({ type: "notice", level: "warn", source: name, message }));
     outer?.addEventListener("abort", run, { once: true });
     // No closure per call: the timer gets the call as its argument.
     const timer = setTimeout(expireCall, timeoutMs, run);
+    const ctx: ToolCallContext = {
+      // An own getter (not a prototype one), so spreading the context still carries a working signal.
+      get signal() {
+        return run.signal();
+      },
+      get aborted() {
+        return run.aborted;
+      },
+      onAbort: (listener) => run.onAbort(listener),
+      callId,
+      workspace: deps.workspace,
+      progress: (p) => {
+        if (this.listening()) deps.emit({ type: "tool_progress", callId, name, ...p });
+      },
+    };
 
     let raw: ToolReturn;
     try {
@@ -159,20 +174,13 @@ export class Gate {
         run.reject = reject;
         // A synchronous throw rejects this promise. A promise is followed with then() rather than
         // resolve(promise), which would lock this one to it and make stop() powerless.
-        const out = tool.definition.run(args, {
-          signal: run.controller.signal,
-          callId,
-          workspace: deps.workspace,
-          progress: (p) => {
-            if (this.listening()) deps.emit({ type: "tool_progress", callId, name, ...p });
-          },
-        });
+        const out = tool.definition.run(args, ctx);
         if (isThenable(out)) out.then(resolve, reject);
         else resolve(out);
       });
     } catch (err) {
       if (run.timedOut) return this.fail(rec, callId, "timeout", `Tool ${name} timed out after ${timeoutMs} ms and was cancelled.`, "E_TOOL_TIMEOUT");
-      if (run.controller.signal.aborted) return this.fail(rec, callId, "aborted", `Call to ${name} was cancelled.`, "E_TOOL_ABORTED");
+      if (run.aborted) return this.fail(rec, callId, "aborted", `Call to ${name} was cancelled.`, "E_TOOL_ABORTED");
       return this.fail(rec, callId, "error", `Tool ${name} failed: ${errorMessage(err)}`, errorCode(err));
     } finally {
       clearTimeout(timer);
@@ -350,27 +358,60 @@ export class Gate {
 }
 
 /**
- * A call while its tool runs: its controller and how it is stopped. It is also the listener for the
- * caller's signal (handleEvent) and the timer's argument, so a call needs no closures for either.
+ * A call while its tool runs: how it is stopped, and who hears of it. It is also the listener for the
+ * caller's signal (handleEvent) and the timer's argument, so a call needs no closures for either. The
+ * tool's AbortController is made only if the tool asks for `ctx.signal`: most calls finish without
+ * one, and on Node 20 a signal with a listener costs about as much as the rest of the gate.
  */
 class RunningCall {
-  readonly controller = new AbortController();
+  aborted = false;
   timedOut = false;
   /** Settles the call's run promise at once when it is stopped. */
   reject: ((reason: unknown) => void) | undefined;
+  private reason: unknown;
+  private controller: AbortController | undefined;
+  private listeners: Array<(reason: unknown) => void> | undefined;
 
   constructor(
     readonly timeoutMs: number,
     private readonly outer: AbortSignal | undefined,
+    private readonly warn: (message: string) => void,
   ) {}
 
-  /** Fire the tool's signal and settle the call (a tool that ignores its signal cannot hold the caller). */
+  signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  onAbort(listener: (reason: unknown) => void): () => void {
+    if (this.aborted) {
+      this.notify(listener);
+      return noop;
+    }
+    (this.listeners ??= []).push(listener);
+    return () => {
+      const i = this.listeners?.indexOf(listener) ?? -1;
+      if (i >= 0) this.listeners!.splice(i, 1);
+    };
+  }
+
+  /** Fire the tool's signal and listeners, and settle the call (a tool that ignores them cannot hold the caller). */
   stop(reason: unknown): void {
-    this.controller.abort(reason);
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    if (listeners) for (const l of listeners) this.notify(l);
     this.reject?.(reason);
   }
 
   expire(): void {
+    if (this.aborted) return;
     this.timedOut = true;
     this.stop(new Error(`timed out after ${this.timeoutMs} ms`));
   }
@@ -379,7 +420,17 @@ class RunningCall {
   handleEvent(): void {
     this.stop(this.outer?.reason ?? new Error("aborted"));
   }
+
+  private notify(listener: (reason: unknown) => void): void {
+    try {
+      listener(this.reason);
+    } catch (err) {
+      this.warn(`an onAbort listener threw: ${errorMessage(err)}`);
+    }
+  }
 }
+
+function noop(): void {}
 
 function expireCall(run: RunningCall): void {
   run.expire();

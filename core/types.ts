@@ -33,8 +33,20 @@ export type ToolReturn =
 
 /** Passed to a tool's `run`. */
 export interface ToolCallContext {
-  /** Fires on timeout, on Ctrl-C and when the caller aborts. Long-running tools must honour it. */
-  signal: AbortSignal;
+  /**
+   * Fires on timeout, on Ctrl-C and when the caller aborts. Long-running tools must honour it.
+   * Created the first time it is read (an `AbortSignal` costs a few microseconds on Node 20); a tool
+   * that reads it after the call was stopped gets an already-aborted signal.
+   */
+  readonly signal: AbortSignal;
+  /** True once the call was stopped (timeout, Ctrl-C, caller abort); reading it does not create `signal`. */
+  readonly aborted: boolean;
+  /**
+   * Run `listener` once when the call is stopped, with the reason (at once, if it already was). Returns a
+   * function that removes it. The cheap alternative to `signal.addEventListener("abort", …)` for tools on
+   * a hot path; a listener that throws is reported as a notice, never as the call's failure.
+   */
+  onAbort(listener: (reason: unknown) => void): () => void;
   /** Unique id of this call (also in the audit record and events). */
   callId: string;
   /** The workspace: project root, extra roots, and a path resolver that refuses escapes. */

@@ -18,6 +18,7 @@ import type {
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolCallContext, ToolReturn } from "../../core/index.js";
+import { sdkSignal } from "./call-signal.js";
 import { globMatcher, type ServerConfig, type TransportKind } from "./config.js";
 import { toolResultToReturn } from "./content.js";
 import { answerWithDefaults } from "./elicitation.js";
@@ -189,14 +190,14 @@ export class McpConnection {
 
   private send(s: Session, name: string, args: unknown, ctx: ToolCallContext): Promise<CallToolResult> {
     return s.client.callTool({ name, arguments: args as Record<string, unknown> }, undefined, {
-      signal: ctx.signal,
+      signal: sdkSignal(ctx),
       timeout: NO_SDK_TIMEOUT,
       onprogress: (p) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }),
     }) as Promise<CallToolResult>;
   }
 
   private async callFailed(err: unknown, s: Session, name: string, args: unknown, ctx: ToolCallContext, readHint?: string): Promise<ToolReturn> {
-    if (ctx.signal.aborted) throw err;
+    if (ctx.aborted) throw err;
     if (!this.sessionExpired(err, s)) throw this.callError(err, s);
     // The server no longer knows our session (it restarted): the call was not run, so open a
     // new session and send it once more.
@@ -206,7 +207,7 @@ export class McpConnection {
     try {
       result = await this.send(again, name, args, ctx);
     } catch (err2) {
-      if (ctx.signal.aborted) throw err2;
+      if (ctx.aborted) throw err2;
       throw this.callError(err2, again);
     }
     return toolResultToReturn(result, readHint);

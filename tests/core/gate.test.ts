@@ -321,6 +321,98 @@ describe("timeouts and aborts", () => {
   });
 });
 
+describe("the call context: a lazy signal and onAbort", () => {
+  test("onAbort listeners hear a timeout with its reason; ctx.aborted follows; a signal read afterwards is already aborted", async () => {
+    const heard: unknown[] = [];
+    let seen: ToolCallContext | undefined;
+    const { host } = await hostWithTools([
+      tool(
+        "waits",
+        (_i, ctx) => {
+          seen = ctx;
+          expect(ctx.aborted).toBe(false);
+          ctx.onAbort((reason) => heard.push(reason));
+          return new Promise<string>(() => {});
+        },
+        { timeoutMs: 40 },
+      ),
+    ]);
+    expect((await host.tools.call("waits", {})).outcome).toBe("timeout");
+    expect(heard).toHaveLength(1);
+    expect(String(heard[0])).toMatch(/timed out after 40 ms/);
+    expect(seen!.aborted).toBe(true);
+    // First read after the stop: created aborted, with the same reason.
+    expect(seen!.signal.aborted).toBe(true);
+    expect(seen!.signal.reason).toBe(heard[0]);
+    // A listener added after the stop runs at once.
+    const late = vi.fn();
+    seen!.onAbort(late);
+    expect(late).toHaveBeenCalledWith(heard[0]);
+  });
+
+  test("a removed listener is not called; the caller's abort reaches the listeners and a signal read before it", async () => {
+    const removed = vi.fn();
+    const kept = vi.fn();
+    const signals: AbortSignal[] = [];
+    const { host } = await hostWithTools([
+      tool("stoppable", (_i, ctx) => {
+        signals.push(ctx.signal);
+        ctx.onAbort(removed)();
+        ctx.onAbort(kept);
+        return new Promise<string>(() => {});
+      }),
+    ]);
+    const controller = new AbortController();
+    const pending = host.tools.call("stoppable", {}, { signal: controller.signal });
+    await vi.waitFor(() => expect(signals).toHaveLength(1));
+    controller.abort(new Error("user pressed Ctrl-C"));
+    expect((await pending).outcome).toBe("aborted");
+    expect(removed).not.toHaveBeenCalled();
+    expect(kept).toHaveBeenCalledTimes(1);
+    expect(signals[0].aborted).toBe(true);
+    expect(String(signals[0].reason)).toMatch(/Ctrl-C/);
+  });
+
+  test("a listener that throws becomes a notice; the others still run and the call still ends as a timeout", async () => {
+    const after = vi.fn();
+    const { host } = await hostWithTools([
+      tool(
+        "noisy",
+        (_i, ctx) => {
+          ctx.onAbort(() => {
+            throw new Error("listener bug");
+          });
+          ctx.onAbort(after);
+          return new Promise<string>(() => {});
+        },
+        { timeoutMs: 30 },
+      ),
+    ]);
+    const events: AgentEvent[] = [];
+    host.on((e) => events.push(e));
+    expect((await host.tools.call("noisy", {})).outcome).toBe("timeout");
+    expect(after).toHaveBeenCalledTimes(1);
+    expect(events).toContainEqual(expect.objectContaining({ type: "notice", level: "warn", source: "noisy", message: "an onAbort listener threw: listener bug" }));
+  });
+
+  test("a spread copy of the context still carries a working signal", async () => {
+    let copy: ToolCallContext | undefined;
+    const { host } = await hostWithTools([
+      tool(
+        "spreads",
+        (_i, ctx) => {
+          copy = { ...ctx };
+          return new Promise<string>(() => {});
+        },
+        { timeoutMs: 30 },
+      ),
+    ]);
+    expect((await host.tools.call("spreads", {})).outcome).toBe("timeout");
+    expect(copy!.signal).toBeInstanceOf(AbortSignal);
+    expect(copy!.signal.aborted).toBe(true);
+  });
+});
+
 describe("output cap", () => {
   test("default 64 KB: the head is kept and a line says how many bytes were cut", async () => {
     const { host, audit } = await hostWithTools([tool("big", () => "a".repeat(100_000))]);
