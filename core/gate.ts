@@ -4,7 +4,7 @@
  * Tool failures become results; nothing here throws at the caller.
  */
 import { closestNames } from "./suggest.js";
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { AuditLog } from "./audit.js";
 import { errorMessage } from "./errors.js";
 import type { HookTable } from "./hooks.js";
@@ -63,6 +63,10 @@ export class Gate {
    */
   private readonly verdicts = new WeakMap<ToolEntry, { rules: PermissionRules; mode: PermissionMode; risk: string; grants: number; verdict: Verdict }>();
 
+  /** Call ids are unique per gate (a random prefix and a count): a UUID per call costs more than the rest of the id's uses. */
+  private readonly idPrefix = `${randomBytes(4).toString("hex")}_`;
+  private calls = 0;
+
   constructor(private readonly deps: GateDeps) {}
 
   /** Adopt new permission rules and defaults (after plugins adjusted the config). */
@@ -74,7 +78,7 @@ export class Gate {
   async call(name: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const { deps } = this;
     const rec: CallRecord = { tool: deps.tools.get(name), name, input, started: performance.now() };
-    const callId = options.callId ?? randomUUID();
+    const callId = options.callId ?? `call_${this.idPrefix}${(++this.calls).toString(36)}`;
     const tool = rec.tool;
 
     if (!tool) {
@@ -148,7 +152,7 @@ export class Gate {
     const timeoutMs = tool.timeoutMs ?? deps.defaults.timeoutMs;
     const outer = options.signal;
     if (outer?.aborted) return this.fail(rec, callId, "aborted", `Call to ${name} was cancelled before it started.`, "E_TOOL_ABORTED");
-    const run = new RunningCall(timeoutMs, outer, (message) => deps.emit({ type: "notice", level: "warn", source: name, message }));
+    const run = new RunningCall(timeoutMs, outer, deps, name);
     outer?.addEventListener("abort", run, { once: true });
     // No closure per call: the timer gets the call as its argument.
     const timer = setTimeout(expireCall, timeoutMs, run);
@@ -375,7 +379,8 @@ class RunningCall {
   constructor(
     readonly timeoutMs: number,
     private readonly outer: AbortSignal | undefined,
-    private readonly warn: (message: string) => void,
+    private readonly deps: Pick<GateDeps, "emit">,
+    private readonly name: string,
   ) {}
 
   signal(): AbortSignal {
@@ -425,7 +430,7 @@ class RunningCall {
     try {
       listener(this.reason);
     } catch (err) {
-      this.warn(`an onAbort listener threw: ${errorMessage(err)}`);
+      this.deps.emit({ type: "notice", level: "warn", source: this.name, message: `an onAbort listener threw: ${errorMessage(err)}` });
     }
   }
 }

@@ -17,6 +17,7 @@ import { compileRules } from "./permissions.js";
 import { specFromEntry, type PluginSpec } from "./plugin-loader.js";
 import { handlerFallback, pluginHookView, tapPluginObject, withPluginScope } from "./plugin-driver.js";
 import { killAllChildren } from "./processes.js";
+import { forgetEnvSecrets } from "./redact.js";
 import {
   checkCommand,
   checkProvider,
@@ -481,6 +482,8 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
   await hooks.registerCommands.promise(commandRegistrar);
   await hooks.registerSkills.promise(skillRegistrar);
   ready = true;
+  // Plugins may have put secrets in the environment while setting up: redact them from the first call on.
+  forgetEnvSecrets();
   flushRegistrationAudit();
   return host;
 }

@@ -1,13 +1,20 @@
 /** Redaction: secrets never reach a record, by key, by shape or by env value; long values are shortened. */
 import { afterEach, describe, expect, test } from "vitest";
-import { REDACTED, isSecretKey, redactBatch, redactString, summarize, summaryJson } from "../../core/redact.js";
+import { REDACTED, forgetEnvSecrets, isSecretKey, redactBatch, redactString, summarize, summaryJson } from "../../core/redact.js";
 
 const saved: Record<string, string | undefined> = {};
-function setEnv(name: string, value: string | undefined): void {
+/**
+ * Set (or with undefined, remove) a variable. By default the redactor is told to list the variables
+ * again, as the host does after startup; `{ live: true }` leaves it to notice the change by itself.
+ */
+function setEnv(name: string, value: string | undefined, { live = false } = {}): void {
   if (!(name in saved)) saved[name] = process.env[name];
   if (value === undefined) delete process.env[name];
   else process.env[name] = value;
+  if (!live) forgetEnvSecrets();
 }
+/** Longer than the redactor trusts its list of variable names (ENV_RELIST_MS, 50 ms). */
+const relisted = () => new Promise((r) => setTimeout(r, 80));
 afterEach(() => {
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];
@@ -86,20 +93,26 @@ describe("values of secret-named env vars", () => {
     expect(redactString("abc value-of-a-plain-var")).toBe("abc value-of-a-plain-var");
   });
 
-  test("a secret env var changed or added while running is picked up", () => {
+  test("a changed value of a known secret env var is picked up at once", () => {
     setEnv("AGENT_TEST_TOKEN", "first-secret-value");
     expect(redactString("first-secret-value")).toBe("[REDACTED:AGENT_TEST_TOKEN]");
-    setEnv("AGENT_TEST_TOKEN", "second-secret-value");
+    setEnv("AGENT_TEST_TOKEN", "second-secret-value", { live: true });
     expect(redactString("second-secret-value")).toBe("[REDACTED:AGENT_TEST_TOKEN]");
-    setEnv("AGENT_TEST_NEW_SECRET", "brand-new-secret");
+  });
+
+  test("a secret env var added while running is picked up once the names are listed again (within 50 ms)", async () => {
+    expect(redactString("brand-new-secret")).toBe("brand-new-secret");
+    setEnv("AGENT_TEST_NEW_SECRET", "brand-new-secret", { live: true });
+    await relisted();
     expect(redactString("brand-new-secret")).toBe("[REDACTED:AGENT_TEST_NEW_SECRET]");
   });
 
-  test("a secret env var that replaces another (same number of variables) is picked up", () => {
+  test("a secret env var that replaces another (same number of variables) is picked up", async () => {
     setEnv("AGENT_TEST_PLAIN_SWAP", "x");
     expect(redactString("swapped-in-secret")).toBe("swapped-in-secret");
-    setEnv("AGENT_TEST_PLAIN_SWAP", undefined);
-    setEnv("AGENT_TEST_SWAP_TOKEN", "swapped-in-secret");
+    setEnv("AGENT_TEST_PLAIN_SWAP", undefined, { live: true });
+    setEnv("AGENT_TEST_SWAP_TOKEN", "swapped-in-secret", { live: true });
+    await relisted();
     expect(redactString("swapped-in-secret")).toBe("[REDACTED:AGENT_TEST_SWAP_TOKEN]");
   });
 
@@ -109,7 +122,7 @@ describe("values of secret-named env vars", () => {
       "[REDACTED:AGENT_TEST_BATCH_TOKEN]",
       { a: "x [REDACTED:AGENT_TEST_BATCH_TOKEN]" },
     ]);
-    setEnv("AGENT_TEST_BATCH_TOKEN", "batch-secret-two");
+    setEnv("AGENT_TEST_BATCH_TOKEN", "batch-secret-two", { live: true });
     expect(redactBatch(() => redactString("batch-secret-two"))).toBe("[REDACTED:AGENT_TEST_BATCH_TOKEN]");
   });
 
