@@ -118,7 +118,8 @@ function whyMissed(inFlight, gateClient, sdkClient, server, sdkCallUs) {
     const budget = sdkCallUs / CALLS_GOAL - sdkCallUs;
     return (
       `  why (1 in flight): a call is a round trip of ${sdkCallUs.toFixed(0)} µs with the raw SDK; ${CALLS_GOAL}x leaves ${budget.toFixed(0)} µs per call ` +
-      `for the gate, which spends ${extra.toFixed(0)} µs more client CPU (the call's AbortSignal, validation, permission, timeout, the synced audit write).`
+      `for the gate, which spends ${extra.toFixed(0)} µs more client CPU: validation, permission, the timeout, the audit record written (a syscall) ` +
+      `before the call returns, and collecting the garbage of what a call keeps alive while it waits (bench/gate.mjs measures the gate alone).`
     );
   }
   return (
