@@ -136,7 +136,7 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       kind: problem.kind === "register" ? "register" : "plugin",
       source: problem.plugin ?? "host",
       name: problem.name ?? problem.plugin ?? problem.kind,
-      outcome: "rejected",
+      outcome: problemOutcome(problem.kind),
       error: problem.message,
     });
     emit({ type: "notice", level: "warn", source: problem.plugin ?? problem.kind, message: problem.message });
@@ -278,7 +278,7 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
       // every text delta must not grow the problem list for the whole session).
       if (!problems.some((p) => p.plugin === plugin && p.message === message)) {
         problems.push({ kind: "plugin", plugin, message });
-        audit.write({ kind: "plugin", source: plugin, name: plugin, outcome: "rejected", error: message });
+        audit.write({ kind: "plugin", source: plugin, name: plugin, outcome: problemOutcome("plugin"), error: message });
         if (debug) process.stderr.write(`[agent] ${message}\n`);
       }
     } else report({ kind: "plugin", plugin, message });
@@ -491,4 +491,9 @@ export async function createHost(options: CreateHostOptions = {}): Promise<Host>
 async function defaultBuiltins(): Promise<BuiltinPlugin[]> {
   const { builtinPlugins } = await import("../plugins/builtins.js");
   return builtinPlugins;
+}
+
+/** A problem's audit outcome: a registration the gate refused, a config warning, or something that failed. */
+function problemOutcome(kind: HostProblem["kind"]): "rejected" | "warning" | "failed" {
+  return kind === "register" ? "rejected" : kind === "config" ? "warning" : "failed";
 }

@@ -184,7 +184,7 @@ describe("a plugin's throwing handler is wrapped and never takes the host down",
     expect(host.tools.list().map((t) => t.name).sort()).toEqual(["before_throw", "good_tool"]);
     expect(host.problems.map((p) => p.message)).toContain("Plugin bad failed in registerTools: cannot list tools");
     const rec = audit().find((r) => r.kind === "plugin" && r.source === "bad");
-    expect(rec).toMatchObject({ outcome: "rejected", error: "Plugin bad failed in registerTools: cannot list tools" });
+    expect(rec).toMatchObject({ outcome: "failed", error: "Plugin bad failed in registerTools: cannot list tools" });
   });
 
   test("beforeToolCall: fails closed (the call is denied, the tool does not run)", async () => {

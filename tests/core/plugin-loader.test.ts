@@ -204,7 +204,7 @@ describe("plugins that fail to load are reported and audited; the host starts wi
     expect(problems).toHaveLength(8);
     for (const p of problems) expect(p.message).toMatch(/^Plugin .+ failed to load: .+\. Continuing without it\.$/);
     // and one audit record each
-    const records = audit().filter((r) => r.kind === "plugin" && r.outcome === "rejected");
+    const records = audit().filter((r) => r.kind === "plugin" && r.outcome === "failed");
     expect(records).toHaveLength(8);
     expect(records.map((r) => r.name)).toContain("not-installed-anywhere");
   });

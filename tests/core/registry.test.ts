@@ -178,7 +178,7 @@ describe("tool registration gate (through the host)", () => {
       plugin: "crashy",
       message: "Plugin crashy failed in setup: setup exploded. Continuing without it.",
     });
-    expect(audit().find((r) => r.kind === "plugin" && r.source === "crashy")).toMatchObject({ outcome: "rejected", error: expect.stringContaining("setup exploded") });
+    expect(audit().find((r) => r.kind === "plugin" && r.source === "crashy")).toMatchObject({ outcome: "failed", error: expect.stringContaining("setup exploded") });
   });
 
   test("a failed plugin's hooks tapped during setup never run, and its registrar refuses later adds", async () => {

@@ -67,11 +67,19 @@ describe("servers that fail to connect", () => {
 
     // Recorded in the audit log too.
     const audit = readFileSync(path.join(cwd, ".agent", "audit.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-    expect(audit.find((r) => r.name === "hang" && r.outcome === "rejected")?.error).toMatch(/timed out after 800 ms/);
+    expect(audit.find((r) => r.name === "hang" && r.outcome === "failed")?.error).toMatch(/timed out after 800 ms/);
     expect(audit.find((r) => r.name === "demo" && r.outcome === "connected")?.detail).toMatchObject({ transport: "stdio", tools: 3 });
 
     // stderr went to the server's log, not to our terminal.
     expect(readFileSync(path.join(cwd, ".agent", "logs", "mcp-exits.log"), "utf8")).toContain("fatal: boom");
+  });
+
+  it("a config warning is recorded as a warning, not as a failure", async () => {
+    const cwd = tempDir();
+    const host = await mcpHost({ off: { command: "x", args: ["${AGENT_TEST_SURELY_UNSET}"], disabled: true } }, { cwd });
+    expect(host.problems).toContainEqual(expect.objectContaining({ kind: "config", name: "off", message: expect.stringContaining("${AGENT_TEST_SURELY_UNSET} is not set") }));
+    const audit = readFileSync(path.join(cwd, ".agent", "audit.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    expect(audit.filter((r) => r.name === "off").map((r) => r.outcome)).toEqual(["warning"]);
   });
 
   it("stops a server that never answered, without waiting for the host to close", async () => {
