@@ -136,7 +136,9 @@ async function get(args: string[], ctx: CliContext): Promise<number> {
       out.push(`  ${status.transport === "stdio" ? "command" : "url    "}: ${status.target}`);
       if (status.error) out.push(`  error:   ${status.error}`);
       out.push(`  log:     ${log}`);
-      out.push("", `Tools (${tools.length}):`);
+      // The count agrees with `agent mcp list`: the server's tools; the resources helper is named apart.
+      const helper = tools.find((t) => !t.meta?.mcpTool);
+      out.push("", `Tools (${status.tools} from the server${helper ? `, plus ${helper.name} to list and read its resources` : ""}):`);
       const width = Math.max(0, ...tools.map((t) => t.name.length));
       for (const t of tools) {
         out.push(`  ${t.name.padEnd(width)}  ${t.risk.padEnd(7)}  ${oneLine(t.description, 90)}`);

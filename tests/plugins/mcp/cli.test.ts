@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cleanup, DEMO_SERVER, fixture, tempDir } from "./_helpers.js";
+import { cleanup, DEMO_SERVER, EVERYTHING, fixture, tempDir } from "./_helpers.js";
 import { agent, project } from "./_cli.js";
 
 afterAll(cleanup);
@@ -43,6 +43,7 @@ describe("agent mcp list / get", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("status:  connected (stdio,");
     expect(r.stdout).toContain("server:  demo-server 0.1.0");
+    expect(r.stdout).toContain("Tools (3 from the server):");
     expect(r.stdout).toMatch(/mcp__demo__add\s+read\s+\[MCP:demo\] Adds two numbers/);
     expect(r.stdout).toContain("input: a: number (required), b: number (required)");
     const json = JSON.parse((await agent(p, ["mcp", "get", "demo", "--json"])).stdout);
@@ -52,6 +53,14 @@ describe("agent mcp list / get", () => {
       ["mcp__demo__upper", "upper", "read"],
     ]);
     expect(json.toolList[0].inputSchema).toMatchObject({ type: "object", required: ["text"] });
+  });
+
+  it("get and list count a server's tools alike; the resources helper is named apart", async () => {
+    const q = project({ ".mcp.json": { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } } });
+    const [listed] = JSON.parse((await agent(q, ["mcp", "list", "--json"])).stdout);
+    expect(listed.tools).toBeGreaterThan(0);
+    const r = await agent(q, ["mcp", "get", "everything"]);
+    expect(r.stdout).toContain(`Tools (${listed.tools} from the server, plus mcp__everything__resources to list and read its resources):`);
   });
 
   it("exits 1 for a failed server and 2 for an unknown one", async () => {
