@@ -5,6 +5,7 @@
  * group, so the whole group (grandchildren included) is signalled.
  */
 import type { ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 
 interface Tracked {
   pid: number;
@@ -45,7 +46,7 @@ export function trackChildProcess(child: ChildProcess | { pid?: number }, option
   return untrack;
 }
 
-/** Terminate a process (group): SIGTERM, then SIGKILL after `graceMs` if it is still alive. */
+/** Terminate a process (group): SIGTERM, then SIGKILL after `graceMs` if it is still alive; resolves once it is gone. */
 export async function terminate(pid: number, options: { group?: boolean; graceMs?: number } = {}): Promise<void> {
   const t = { pid, group: options.group ?? false };
   signal(t, "SIGTERM");
@@ -54,17 +55,56 @@ export async function terminate(pid: number, options: { group?: boolean; graceMs
     if (!isAlive(t)) break;
     await new Promise((r) => setTimeout(r, 25));
   }
-  if (isAlive(t)) signal(t, "SIGKILL");
+  if (isAlive(t)) {
+    signal(t, "SIGKILL");
+    // SIGKILL is delivered asynchronously: wait (briefly) until it took, so the caller sees them gone.
+    const killDeadline = Date.now() + 1000;
+    while (isAlive(t) && Date.now() < killDeadline) await new Promise((r) => setTimeout(r, 10));
+  }
   tracked.delete(pid);
 }
 
 function isAlive(t: Tracked): boolean {
   try {
     process.kill(t.group ? -t.pid : t.pid, 0);
-    return true;
   } catch {
     return false;
   }
+  // kill(0) also succeeds for zombies: a group member whose parent died is reparented to PID 1, and
+  // where PID 1 does not reap (containers, sandboxes) it stays a zombie for good. Those are dead, so
+  // on Linux look at what is left rather than wait out the grace period for nothing.
+  if (process.platform !== "linux") return true;
+  const leader = procStat(t.pid);
+  if (leader && leader.state !== "Z" && leader.state !== "X") return true;
+  return t.group ? groupHasLiveMember(t.pid) : false;
+}
+
+/** State letter and process group of a process, from /proc/<pid>/stat; undefined when it is gone. */
+function procStat(pid: number | string): { state: string; pgrp: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name, in parentheses, may hold spaces: the fields that follow it are "state ppid pgrp".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state: fields[0], pgrp: Number(fields[2]) };
+  } catch {
+    return undefined;
+  }
+}
+
+function groupHasLiveMember(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return true; // no /proc to look at: believe kill(0)
+  }
+  for (const e of entries) {
+    const c = e.charCodeAt(0);
+    if (c < 48 || c > 57) continue;
+    const st = procStat(e);
+    if (st && st.pgrp === pgid && st.state !== "Z" && st.state !== "X") return true;
+  }
+  return false;
 }
 
 /** Terminate every tracked child. */
