@@ -284,15 +284,16 @@ export class Gate {
     return v(input === undefined ? {} : input);
   }
 
-  private subjects(tool: ToolEntry, input: unknown): string[] | undefined {
+  /** What pattern rules match for this call; a `SubjectFailure` when the tool's permissionSubject threw. */
+  private subjects(tool: ToolEntry, input: unknown): string[] | undefined | SubjectFailure {
     const fn = tool.definition.permissionSubject;
     if (!fn) return undefined;
     try {
       const s = fn(input) as unknown;
       if (s === undefined || s === null) return undefined;
       return Array.isArray(s) ? s.map(String) : [String(s)];
-    } catch {
-      return undefined;
+    } catch (err) {
+      return new SubjectFailure(errorMessage(err));
     }
   }
 
@@ -320,6 +321,10 @@ export class Gate {
   /** The permission decision; a promise only when the user is asked. */
   private permit(tool: ToolEntry, input: unknown, callId: string): Permit | Promise<Permit> {
     const subjects = this.subjects(tool, input);
+    // Without a subject no pattern rule can match, so a deny rule would not apply: fail closed.
+    if (subjects instanceof SubjectFailure) {
+      return { decision: "deny", by: "permissionSubject", message: `Permission denied: ${tool.name} was not run because its permission check failed (${subjects.message}).` };
+    }
     const v = tool.definition.permissionSubject ? this.verdict(tool, subjects) : this.cachedVerdict(tool);
     if (v.decision === "allow") return v as Permit;
     const what = subjects?.length === 1 ? `${tool.name}(${subjects[0]})` : tool.name;
@@ -457,7 +462,13 @@ function describeValue(v: unknown): string {
   return `a ${typeof v}`;
 }
 
-function sameSubjects(a: string[] | undefined, b: string[] | undefined): boolean {
+/** A tool's permissionSubject threw: the call is denied (see permit). */
+class SubjectFailure {
+  constructor(readonly message: string) {}
+}
+
+function sameSubjects(a: string[] | undefined | SubjectFailure, b: string[] | undefined | SubjectFailure): boolean {
+  if (a instanceof SubjectFailure || b instanceof SubjectFailure) return false;
   if (!a || !b) return a === b;
   return a.length === b.length && a.every((s, i) => s === b[i]);
 }

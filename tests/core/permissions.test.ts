@@ -184,6 +184,27 @@ describe("permissions in the gate", () => {
     }
   });
 
+  test("a permissionSubject that throws fails closed: denied even in bypass, the tool never runs", async () => {
+    const run = vi.fn(() => "ran");
+    const fragile: ToolDefinition = {
+      name: "fragile",
+      description: "subject extraction breaks on some input",
+      risk: "execute",
+      input: z.object({ command: z.string() }),
+      permissionSubject: (i: { command: string }) => {
+        if (i.command.includes("\0")) throw new Error("NUL in command");
+        return i.command;
+      },
+      run,
+    };
+    const { host, audit } = await hostWithTools([fragile], { permissionMode: "bypass", config: { permissions: { deny: ["fragile(rm:*)"] } } });
+    const r = await host.tools.call("fragile", { command: "rm -rf x\0" });
+    expect(r).toMatchObject({ outcome: "denied", output: "Permission denied: fragile was not run because its permission check failed (NUL in command)." });
+    expect(run).not.toHaveBeenCalled();
+    expect(audit().find((x) => x.kind === "call")).toMatchObject({ decision: "deny", by: "permissionSubject" });
+    expect((await host.tools.call("fragile", { command: "ls" })).ok).toBe(true);
+  });
+
   test("the mode comes from config, is overridden by the option, and can be changed on the host", async () => {
     const { host } = await hostWithTools(TOOLS, { config: { permissions: { mode: "acceptEdits" } } });
     expect(host.permissionMode).toBe("acceptEdits");
