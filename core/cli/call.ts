@@ -47,7 +47,8 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       process.stderr.write(`${result.output}\n`);
     }
     if (result.ok) return ExitCode.OK;
-    if (result.outcome === "denied") return ExitCode.DENIED;
+    // A path outside the workspace is refused by policy, like a permission rule: same exit code.
+    if (result.outcome === "denied" || result.error?.code === "E_PATH_OUTSIDE_WORKSPACE") return ExitCode.DENIED;
     if (result.error?.code === "E_TOOL_NOT_FOUND" || result.outcome === "invalid") return ExitCode.USAGE;
     return ExitCode.FAILED;
   } finally {

@@ -293,6 +293,14 @@ describe.concurrent("agent call", () => {
     expect(denied.stderr).toContain('matches the deny rule "echo"');
   });
 
+  test("a path outside the workspace → exit 3, with the reason", async () => {
+    const p = project();
+    const r = await cli(p, ["call", "read_file", '{"path":"../../etc/passwd"}', "--json"]);
+    expect(r.code).toBe(3);
+    expect(json(r)).toMatchObject({ ok: false, error: { code: "E_PATH_OUTSIDE_WORKSPACE" } });
+    expect(json(r).output).toContain("is outside the workspace");
+  });
+
   test('"-" reads the JSON arguments from stdin', async () => {
     const r = await cli(project(), ["call", "echo", "-", "--json"], '{"text":"from stdin"}');
     expect(r.code).toBe(0);
