@@ -154,6 +154,7 @@ class Terminal {
     setRawMode(true);
     this.asking = true;
     try {
+      await this.discardTypeAhead();
       const { preamble, prompt } = splitQuestion(question);
       process.stdout.write(preamble);
       const answer = await this.ask(prompt);
@@ -166,6 +167,27 @@ class Terminal {
       this.rl?.pause();
       setRawMode(false);
     }
+  }
+
+  /**
+   * Keys typed during the run wait in the terminal's buffer and would answer the question the moment
+   * readline reads again (an eager "y" + Enter allowing a call nobody has seen). Read them now, with no
+   * one waiting for a line, so they are dropped; then clear any half-typed line.
+   */
+  private async discardTypeAhead(): Promise<void> {
+    const rl = this.rl;
+    if (!rl) return;
+    const history = (rl as unknown as { history?: string[] }).history;
+    const kept = history?.length;
+    rl.resume();
+    // Buffered keys are readable at once; the setImmediate makes sure a poll phase (which reads them)
+    // has run after the wait, even on a loaded machine where the timer fires late.
+    await new Promise((r) => setTimeout(r, 30));
+    await new Promise((r) => setImmediate(r));
+    // Dropped lines do not belong in the history either.
+    if (history && kept !== undefined && history.length > kept) history.splice(0, history.length - kept);
+    (rl as unknown as { line: string; cursor: number }).line = "";
+    (rl as unknown as { cursor: number }).cursor = 0;
   }
 
   close(): void {

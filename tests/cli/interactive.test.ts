@@ -4,7 +4,7 @@
  * Needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, expect, test } from "vitest";
 import { stripAnsi } from "../../core/render/_style.js";
@@ -128,6 +128,28 @@ test("denying the permission question: the tool does not run and the model is to
   expect(existsSync(path.join(project!.dir, "marker.txt"))).toBe(false);
   const toolMsg = srv!.requests[1].body.messages.find((m: { role: string }) => m.role === "tool");
   expect(toolMsg.content).toContain("Permission denied by the user");
+  s.type("/exit\r");
+  expect(await s.exited).toBe(0);
+});
+
+test("keys typed ahead during a run cannot answer a permission question that comes later", async () => {
+  const s = await start([
+    { toolCalls: [{ id: "w1", name: "wait_for_go", arguments: {} }] },
+    { toolCalls: [{ id: "m1", name: "write_marker", arguments: { name: "marker.txt" } }] },
+    "Done.",
+  ]);
+  s.type("Wait, then write a marker\r");
+  await s.waitFor("wait_for_go");
+  // While the tool waits, an eager "y" + Enter sits in the terminal's buffer.
+  s.type("y\r");
+  writeFileSync(path.join(project!.dir, "go"), "");
+  await s.waitFor("? Allow write_marker(marker.txt)");
+  await s.waitFor("> ");
+  s.type("n\r");
+  await s.waitFor("✗ write_marker marker.txt denied");
+  await s.waitFor("Done.");
+  await s.prompt();
+  expect(existsSync(path.join(project!.dir, "marker.txt"))).toBe(false);
   s.type("/exit\r");
   expect(await s.exited).toBe(0);
 });
