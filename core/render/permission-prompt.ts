@@ -73,8 +73,18 @@ export function askOnStdin(input: NodeJS.ReadStream = process.stdin, output: Nod
         finish(null);
       });
       rl.on("close", () => finish(null));
-      const { preamble, prompt } = splitQuestion(question);
-      output.write(preamble);
-      rl.question(prompt, (a) => finish(a));
+      // Keys typed while the run went are still buffered: read and drop them first, so an eager
+      // "y" + Enter cannot answer a question nobody has seen yet (the poll phase before the
+      // setImmediate reads them, even when the timer fires late).
+      setTimeout(() =>
+        setImmediate(() => {
+          if (done) return;
+          (rl as unknown as { line: string; cursor: number }).line = "";
+          (rl as unknown as { cursor: number }).cursor = 0;
+          const { preamble, prompt } = splitQuestion(question);
+          output.write(preamble);
+          rl.question(prompt, (a) => finish(a));
+        }),
+      30);
     });
 }

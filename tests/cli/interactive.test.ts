@@ -21,8 +21,9 @@ class PtySession {
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcess;
 
-  constructor(cwd: string, env: NodeJS.ProcessEnv) {
-    this.child = spawn("script", ["-qfc", `stty cols 120 rows 40; exec "${process.execPath}" "${CLI}"`, "/dev/null"], {
+  constructor(cwd: string, env: NodeJS.ProcessEnv, args: string[] = []) {
+    const argv = args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+    this.child = spawn("script", ["-qfc", `stty cols 120 rows 40; exec "${process.execPath}" "${CLI}" ${argv}`, "/dev/null"], {
       cwd,
       env: { ...env, NO_COLOR: "1", TERM: "xterm" },
       stdio: ["pipe", "pipe", "pipe"],
@@ -152,6 +153,26 @@ test("keys typed ahead during a run cannot answer a permission question that com
   expect(existsSync(path.join(project!.dir, "marker.txt"))).toBe(false);
   s.type("/exit\r");
   expect(await s.exited).toBe(0);
+});
+
+test("agent run in a terminal: keys typed ahead do not answer its permission question either", async () => {
+  srv = await startFake("openai", [
+    { toolCalls: [{ id: "w1", name: "wait_for_go", arguments: {} }] },
+    { toolCalls: [{ id: "m1", name: "write_marker", arguments: { name: "marker.txt" } }] },
+    "Done.",
+  ]);
+  project = await makeProject({ model: "openai:gpt-fake", providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } } });
+  const s = (pty = new PtySession(project.dir, cleanEnv({}, project.dir), ["run", "-p", "Wait, then write a marker"]));
+  await s.waitFor("wait_for_go");
+  s.type("y\r");
+  writeFileSync(path.join(project.dir, "go"), "");
+  await s.waitFor("? Allow write_marker(marker.txt)");
+  await s.waitFor("> ");
+  s.type("n\r");
+  await s.waitFor("Done.");
+  expect(await s.exited).toBe(0);
+  expect(s.text).toContain("✗ write_marker marker.txt denied");
+  expect(existsSync(path.join(project.dir, "marker.txt"))).toBe(false);
 });
 
 test("Ctrl-C cancels the running request and the session goes on; slash commands work", async () => {
