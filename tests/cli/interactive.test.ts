@@ -141,8 +141,9 @@ test("keys typed ahead during a run cannot answer a permission question that com
   ]);
   s.type("Wait, then write a marker\r");
   await s.waitFor("wait_for_go");
-  // While the tool waits, an eager "y" + Enter sits in the terminal's buffer.
+  // While the tool waits, an eager "y" + Enter sits in the terminal's buffer (its echo shows it arrived).
   s.type("y\r");
+  await s.waitFor("y");
   writeFileSync(path.join(project!.dir, "go"), "");
   await s.waitFor("? Allow write_marker(marker.txt)");
   await s.waitFor("> ");
@@ -165,6 +166,7 @@ test("agent run in a terminal: keys typed ahead do not answer its permission que
   const s = (pty = new PtySession(project.dir, cleanEnv({}, project.dir), ["run", "-p", "Wait, then write a marker"]));
   await s.waitFor("wait_for_go");
   s.type("y\r");
+  await s.waitFor("y");
   writeFileSync(path.join(project.dir, "go"), "");
   await s.waitFor("? Allow write_marker(marker.txt)");
   await s.waitFor("> ");
