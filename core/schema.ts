@@ -33,13 +33,17 @@ export function zodValidator(schema: z.ZodType): Validator {
 type AjvLike = { compile(schema: object): ((data: unknown) => boolean) & { errors?: AjvError[] | null } };
 type AjvError = { instancePath: string; message?: string; params?: Record<string, unknown>; keyword: string };
 
-let ajvInstance: AjvLike | undefined;
-async function getAjv(): Promise<AjvLike> {
-  if (ajvInstance) return ajvInstance;
-  const mod = (await import("ajv")) as unknown as { default: unknown };
-  const Ajv = ((mod.default as { default?: unknown }).default ?? mod.default) as new (opts: object) => AjvLike;
-  ajvInstance = new Ajv({ strict: false, allErrors: true, validateFormats: false, allowUnionTypes: true });
-  return ajvInstance;
+/** One ajv for the process, loaded on first use (shared by every schema, even those compiled at the same time). */
+let ajvInstance: Promise<AjvLike> | undefined;
+function getAjv(): Promise<AjvLike> {
+  return (ajvInstance ??= import("ajv").then((mod) => {
+    const m = mod as unknown as { default: unknown };
+    const Ajv = ((m.default as { default?: unknown }).default ?? m.default) as new (opts: object) => AjvLike;
+    return new Ajv({ strict: false, allErrors: true, validateFormats: false, allowUnionTypes: true });
+  }, (err: unknown) => {
+    ajvInstance = undefined;
+    throw err;
+  }));
 }
 
 function ajvMessage(e: AjvError): string {
@@ -61,8 +65,14 @@ function ajvMessage(e: AjvError): string {
  * the server still validates, and the call is not blocked by our parser's limits.
  */
 export function jsonSchemaValidator(schema: JsonSchema): LazyValidator {
-  const lazy: LazyValidator = async () => {
-    if (lazy.compiled) return lazy.compiled;
+  // One compilation, however many calls arrive before it is done: concurrent first calls share it.
+  let compiling: Promise<Validator> | undefined;
+  const lazy: LazyValidator = () =>
+    (compiling ??= compile().catch((err: unknown) => {
+      compiling = undefined; // ajv failed to load: try again on the next call
+      throw err;
+    }));
+  async function compile(): Promise<Validator> {
     const ajv = await getAjv();
     const { $schema: _ignored, ...rest } = schema;
     try {
@@ -75,7 +85,7 @@ export function jsonSchemaValidator(schema: JsonSchema): LazyValidator {
           : { ok: false, issues: ["(input): expected an object"] };
     }
     return lazy.compiled;
-  };
+  }
   return lazy;
 }
 
