@@ -42,7 +42,7 @@ let host;
 try {
   host = await createHost({ cwd: dir, builtins: [], userConfigDir: false, plugins: [{ name: "bench", tools: [add] }] });
   const tool = host.tools.get("add");
-  const ctx = { signal: new AbortController().signal, callId: "direct", workspace: host.workspace, progress() {} };
+  const ctx = { signal: new AbortController().signal, aborted: false, onAbort: () => () => {}, callId: "direct", workspace: host.workspace, progress() {} };
   const input = { a: 1, b: 2, note: "a short argument" };
 
   const direct = async () => {
