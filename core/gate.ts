@@ -100,7 +100,11 @@ export class Gate {
 
     // 2. Permission (awaited only when someone must be asked).
     let perm = this.permit(tool, args, callId);
-    if (perm instanceof Promise) perm = await perm;
+    if (perm instanceof Promise) {
+      perm = await perm;
+      // The call's duration leaves out the time the user took to answer.
+      rec.started = performance.now();
+    }
     rec.decision = perm.decision;
     rec.by = perm.by;
     if (perm.decision === "deny") return this.fail(rec, callId, "denied", perm.message ?? "", "E_TOOL_DENIED");

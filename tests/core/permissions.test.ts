@@ -262,6 +262,24 @@ describe("permissions in the gate", () => {
     expect(p.output).toBe("Permission denied: writer was not run because write tools are not allowed in plan mode.");
   });
 
+  test("a call's duration leaves out the time the user took to answer", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    try {
+      const { host, audit } = await hostWithTools(TOOLS, {
+        askPermission: async () => {
+          vi.advanceTimersByTime(90_000); // a long think
+          return "allow_once";
+        },
+      });
+      const r = await host.tools.call("writer", {});
+      expect(r.ok).toBe(true);
+      expect(r.durationMs).toBeLessThan(90_000);
+      expect(audit().find((x) => x.kind === "call")?.durationMs).toBeLessThan(90_000);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   test("asker: allow once asks every time; always-for-this-session asks once; deny denies", async () => {
     const answers: string[] = [];
     const asked: PermissionRequest[] = [];
