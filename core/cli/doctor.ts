@@ -2,12 +2,27 @@
 import type { CliContext } from "./context.js";
 import { parseSubArgs } from "./main.js";
 import { version } from "./context.js";
+import { AgentError } from "../errors.js";
+import { resolveModel } from "../loop.js";
 
 export async function run(args: string[], ctx: CliContext): Promise<number> {
   const parsed = parseSubArgs(args, { json: { type: "boolean" } }, "Usage: agent doctor [--json]", false);
   if (!parsed) return 0;
   const host = await ctx.openHost({ interactive: false, quiet: true });
   try {
+    // No model is not a problem (only `agent run` and the interactive session need one); a model that
+    // names no registered provider, or is malformed, is.
+    const warnings: string[] = [];
+    const modelProblems: string[] = [];
+    const model = host.session.model ?? null;
+    if (!model) warnings.push('model: none configured; agent run and the interactive session need one (set model: "provider:model" in config, --model, or AGENT_MODEL)');
+    else {
+      try {
+        resolveModel(host, model);
+      } catch (err) {
+        modelProblems.push(err instanceof AgentError ? err.message : String(err));
+      }
+    }
     const bySource = new Map<string, number>();
     for (const t of host.tools.list()) bySource.set(t.source, (bySource.get(t.source) ?? 0) + 1);
     const report = {
@@ -17,13 +32,14 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       projectRoot: host.workspace.root,
       configFiles: host.configFiles,
       permissionMode: host.permissionMode,
-      model: host.config.model ?? null,
+      model,
       providers: host.providers.list().map((p) => p.name),
       plugins: host.plugins.map((p) => ({ name: p.name, status: p.status, error: p.error })),
       tools: Object.fromEntries(bySource),
       commands: host.commands.list().length,
       skills: host.skills.list().length,
-      problems: host.problems.map((p) => p.message),
+      problems: [...modelProblems, ...host.problems.map((p) => p.message)],
+      warnings,
     };
     if (parsed.values.json) {
       process.stdout.write(JSON.stringify(report, null, 2) + "\n");
@@ -34,13 +50,14 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     out.push(`agent ${report.version} on Node ${report.node}`);
     out.push(`project root: ${report.projectRoot}`);
     out.push(`${ok(true)} config: ${report.configFiles.length ? report.configFiles.join(", ") : "no config files (defaults)"}`);
-    out.push(`${ok(!!report.model)} model: ${report.model ?? "none configured (set model: \"provider:model\" in config, --model, or AGENT_MODEL)"}`);
+    if (!model) out.push(`warn ${warnings[0]}`);
+    else out.push(`${ok(!modelProblems.length)} model: ${model}${modelProblems.length ? `: ${modelProblems[0]}` : ""}`);
     for (const p of report.plugins) out.push(`${ok(p.status === "loaded")} plugin ${p.name}${p.error ? `: ${p.error}` : ""}`);
     out.push(`tools: ${[...bySource].map(([s, n]) => `${s} ${n}`).join(", ") || "none"}`);
     out.push(`permission mode: ${report.permissionMode}`);
     if (report.problems.length) {
       out.push("", `${report.problems.length} problem(s):`, ...report.problems.map((p) => `  - ${p}`));
-    } else out.push("", "No problems found.");
+    } else out.push("", `No problems found${warnings.length ? ` (${warnings.length} warning${warnings.length > 1 ? "s" : ""} above)` : ""}.`);
     process.stdout.write(out.join("\n") + "\n");
     return report.problems.length ? 1 : 0;
   } finally {

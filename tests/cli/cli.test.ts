@@ -364,8 +364,14 @@ describe.concurrent("agent plugins, config, doctor, audit", () => {
     const clean = await cli(project(), ["doctor"]);
     expect(clean.code, clean.stdout + clean.stderr).toBe(0);
     expect(clean.stdout).toContain(`agent ${VERSION} on Node ${process.version}`);
-    expect(clean.stdout).toContain("No problems found.");
+    // No model is a warning, not a problem: only `agent run` and the interactive session need one.
+    expect(clean.stdout).toMatch(/^warn model: none configured; agent run and the interactive session need one/m);
+    expect(clean.stdout).toContain("No problems found (1 warning above).");
     expect(clean.stdout).toMatch(/^ok\s+plugin testkit$/m);
+    const unknownProvider = await cli(project({ model: "nope:some-model" }), ["doctor"]);
+    expect(unknownProvider.code).toBe(1);
+    expect(unknownProvider.stdout).toMatch(/^FAIL model: nope:some-model: Unknown model provider "nope" in "nope:some-model"\. Registered providers: /m);
+    expect(unknownProvider.stdout).toContain("1 problem(s):");
     const bad = await cli(withBroken(), ["doctor"]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/^FAIL plugin .*broken\.mjs: .*broken at import/m);
