@@ -5,6 +5,15 @@
  */
 declare const __AGENT_VERSION__: string;
 
+// A reader that stops early (`agent tools | head`) closes the pipe: finish quietly, as other CLIs do,
+// instead of dying on an unhandled EPIPE with a stack trace. The exit handler still stops children.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0] === "-V")) {
   process.stdout.write(`${typeof __AGENT_VERSION__ === "string" ? __AGENT_VERSION__ : "dev"}\n`);

@@ -6,8 +6,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { runCli, type CliResult } from "../helpers/cli.js";
-import { DIST_INDEX_URL, REPO_ROOT, assertBuilt } from "../helpers/paths.js";
+import { spawn } from "node:child_process";
+import { cleanEnv, runCli, type CliResult } from "../helpers/cli.js";
+import { DIST_CLI, DIST_INDEX_URL, REPO_ROOT, assertBuilt } from "../helpers/paths.js";
 import { cleanupTemp, tempProject, type TempProject } from "../helpers/project.js";
 
 afterAll(cleanupTemp);
@@ -299,6 +300,22 @@ describe.concurrent("agent call", () => {
     expect(r.code).toBe(3);
     expect(json(r)).toMatchObject({ ok: false, error: { code: "E_PATH_OUTSIDE_WORKSPACE" } });
     expect(json(r).output).toContain("is outside the workspace");
+  });
+
+  test("a reader that stops early (agent tools | head) ends it quietly: exit 0, no stack trace", async () => {
+    const p = project();
+    const child = spawn(process.execPath, [DIST_CLI, "tools", "--json"], {
+      cwd: p.dir,
+      env: cleanEnv({ AGENT_CONFIG_HOME: p.configHome }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    // Closed before the CLI has written a byte: its first write fails with EPIPE.
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
   });
 
   test('"-" reads the JSON arguments from stdin', async () => {
