@@ -78,15 +78,13 @@ function readEnvSecrets(): [string, string][] {
   // Valid while no secret-named variable changed value (e.g. a plugin that logs in) and, when the names
   // are listed again, the same variables exist (compared by name, not count: one removed and one added is
   // a change).
-  if (c && c.env === env && c.seen.every(([name, value]) => env[name] === value)) {
-    if (now - c.listedAt < ENV_RELIST_MS) return c.values;
-    const names = Object.keys(env);
-    if (sameNames(c.names, names)) {
-      c.listedAt = now;
-      return c.values;
-    }
-  }
+  const valid = c !== undefined && c.env === env && c.seen.every(([name, value]) => env[name] === value);
+  if (valid && now - c.listedAt < ENV_RELIST_MS) return c.values;
   const names = Object.keys(env);
+  if (valid && sameNames(c.names, names)) {
+    c.listedAt = now;
+    return c.values;
+  }
   const seen: [string, string | undefined][] = [];
   const values: [string, string][] = [];
   for (const name of names) {
