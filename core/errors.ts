@@ -13,8 +13,33 @@ export type ErrorCode =
   | "E_REGISTER_REJECTED"
   | "E_PLUGIN"
   | "E_COMMAND_NOT_FOUND"
-  | "E_MODEL"
-  | "E_NO_MODEL";
+  | "E_NO_MODEL"
+  | ModelErrorCode;
+
+/** Codes of a failed model request (`ModelError` in model.ts, which is an `AgentError` too). */
+export type ModelErrorCode =
+  /** No API key configured; the message names the env var / config key. */
+  | "E_MODEL_NO_KEY"
+  /** The provider's settings (config `providers.<name>`) are invalid. */
+  | "E_MODEL_CONFIG"
+  /** 401/403: the key was refused. */
+  | "E_MODEL_AUTH"
+  /** 404: unknown model (or wrong base URL). */
+  | "E_MODEL_NOT_FOUND"
+  /** 400/422 and other client errors: the request was refused as it is. */
+  | "E_MODEL_BAD_REQUEST"
+  /** 429: rate limited. Retryable. */
+  | "E_MODEL_RATE_LIMIT"
+  /** 5xx, 529 overloaded, in-stream server errors. Retryable. */
+  | "E_MODEL_SERVER"
+  /** Could not connect (refused, DNS, reset before a response). Retryable. */
+  | "E_MODEL_NETWORK"
+  /** No response, or the stream went silent for too long. Retryable. */
+  | "E_MODEL_TIMEOUT"
+  /** The response stream broke mid-way. Retryable. */
+  | "E_MODEL_STREAM"
+  /** Anything else. */
+  | "E_MODEL";
 
 export class AgentError extends Error {
   readonly code: ErrorCode;

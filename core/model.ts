@@ -4,7 +4,10 @@
  * a provider reports a failure as a `ModelError` saying whether it is worth retrying, and never
  * retries on its own.
  */
+import { AgentError, type ModelErrorCode } from "./errors.js";
 import type { JsonSchema } from "./types.js";
+
+export type { ModelErrorCode };
 
 /** A tool as offered to the model. */
 export interface ModelTool {
@@ -76,33 +79,9 @@ export function parseModelRef(ref: string): { provider: string; model: string } 
   return { provider: ref.slice(0, i), model: ref.slice(i + 1) };
 }
 
-export type ModelErrorCode =
-  /** No API key configured; the message names the env var / config key. */
-  | "E_MODEL_NO_KEY"
-  /** The provider's settings (config `providers.<name>`) are invalid. */
-  | "E_MODEL_CONFIG"
-  /** 401/403: the key was refused. */
-  | "E_MODEL_AUTH"
-  /** 404: unknown model (or wrong base URL). */
-  | "E_MODEL_NOT_FOUND"
-  /** 400/422 and other client errors: the request was refused as it is. */
-  | "E_MODEL_BAD_REQUEST"
-  /** 429: rate limited. Retryable. */
-  | "E_MODEL_RATE_LIMIT"
-  /** 5xx, 529 overloaded, in-stream server errors. Retryable. */
-  | "E_MODEL_SERVER"
-  /** Could not connect (refused, DNS, reset before a response). Retryable. */
-  | "E_MODEL_NETWORK"
-  /** No response, or the stream went silent for too long. Retryable. */
-  | "E_MODEL_TIMEOUT"
-  /** The response stream broke mid-way. Retryable. */
-  | "E_MODEL_STREAM"
-  /** Anything else. */
-  | "E_MODEL";
-
 /** A model request failure with a stable code and an actionable message. */
-export class ModelError extends Error {
-  readonly code: ModelErrorCode;
+export class ModelError extends AgentError {
+  declare readonly code: ModelErrorCode;
   /** Worth trying again (the loop retries these with backoff, a bounded number of times). */
   readonly retryable: boolean;
   /** Server-requested wait before retrying (`retry-after` / `retry-after-ms`). */
@@ -115,9 +94,8 @@ export class ModelError extends Error {
     message: string,
     options: { retryable?: boolean; retryAfterMs?: number; status?: number; provider?: string; cause?: unknown } = {},
   ) {
-    super(message, { cause: options.cause });
+    super(code, message, { cause: options.cause });
     this.name = "ModelError";
-    this.code = code;
     this.retryable = options.retryable ?? RETRYABLE.has(code);
     this.retryAfterMs = options.retryAfterMs;
     this.status = options.status;

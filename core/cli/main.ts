@@ -3,7 +3,7 @@
  * Exit codes: 0 success, 1 the tool/command/run failed, 2 usage or config error, 3 denied by permission.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { AgentError, ConfigError, ExitCode, errorMessage } from "../errors.js";
+import { AgentError, ConfigError, ExitCode, errorMessage, type ErrorCode } from "../errors.js";
 import type { PermissionMode } from "../types.js";
 import type { CliContext } from "./context.js";
 
@@ -125,6 +125,9 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
+/** Errors a person fixes in their command line or config: exit 2. */
+const USAGE_CODES = new Set<ErrorCode>(["E_USAGE", "E_CONFIG", "E_NO_MODEL", "E_MODEL_NO_KEY", "E_MODEL_CONFIG"]);
+
 /** Print an error for a person and return its exit code. No stack trace unless debugging. */
 export function reportError(err: unknown, debug: boolean): number {
   if (err instanceof ConfigError) {
@@ -134,7 +137,7 @@ export function reportError(err: unknown, debug: boolean): number {
   if (err instanceof AgentError) {
     process.stderr.write(`agent: ${err.message}\n`);
     if (debug && err.stack) process.stderr.write(`${err.stack}\n`);
-    return err.code === "E_USAGE" || err.code === "E_CONFIG" || err.code === "E_NO_MODEL" ? ExitCode.USAGE : err.code === "E_TOOL_DENIED" ? ExitCode.DENIED : ExitCode.FAILED;
+    return USAGE_CODES.has(err.code) ? ExitCode.USAGE : err.code === "E_TOOL_DENIED" ? ExitCode.DENIED : ExitCode.FAILED;
   }
   if ((err as { code?: string })?.code?.startsWith?.("ERR_PARSE_ARGS")) {
     process.stderr.write(`agent: ${errorMessage(err)}\n`);
