@@ -27,7 +27,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
   }
   process.stdout.write(
     `Project root: ${loaded.projectRoot}\n` +
-      `Config files (merged in this order): ${loaded.files.length ? "\n" + loaded.files.map((f) => `  ${f}`).join("\n") : "none (defaults)"}\n\n` +
+      `Config files (merged in this order):${loaded.files.length ? "\n" + loaded.files.map((f) => `  ${f}`).join("\n") : " none (defaults)"}\n\n` +
       `${JSON.stringify(config, null, 2)}\n`,
   );
   return 0;
