@@ -321,6 +321,18 @@ describe("timeouts and aborts", () => {
   });
 });
 
+describe("call ids", () => {
+  test("a call without a caller-given id gets one unique in the session; a given id is kept", async () => {
+    const ids: string[] = [];
+    const { host } = await hostWithTools([tool("t", (_i, ctx) => (ids.push(ctx.callId), "ok"))]);
+    const results = await Promise.all(Array.from({ length: 50 }, () => host.tools.call("t", {})));
+    expect(new Set(results.map((r) => r.callId)).size).toBe(50);
+    expect(ids).toEqual(results.map((r) => r.callId));
+    for (const id of ids) expect(id).toMatch(/^call_[0-9a-f]{8}_[0-9a-z]+$/);
+    expect((await host.tools.call("t", {}, { callId: "model-call-7" })).callId).toBe("model-call-7");
+  });
+});
+
 describe("the call context: a lazy signal and onAbort", () => {
   test("onAbort listeners hear a timeout with its reason; ctx.aborted follows; a signal read afterwards is already aborted", async () => {
     const heard: unknown[] = [];
