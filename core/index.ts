@@ -44,7 +44,7 @@ export type {
 } from "./types.js";
 export { PERMISSION_MODES } from "./types.js";
 export type { AgentEvent, AgentEventType, StopReason } from "./events.js";
-export { parseModelRef, ModelError, modelErrorCodeForStatus, parseRetryAfter, networkErrorCode } from "./model.js";
+export { parseModelRef, parseProviderConfig, ModelError, modelErrorCodeForStatus, parseRetryAfter, networkErrorCode } from "./model.js";
 export type {
   ModelProvider,
   ModelRequest,

@@ -5,6 +5,7 @@
  * retries on its own.
  */
 import { AgentError, type ModelErrorCode } from "./errors.js";
+import type { z } from "zod";
 import type { JsonSchema } from "./types.js";
 
 export type { ModelErrorCode };
@@ -141,4 +142,16 @@ export function networkErrorCode(err: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Check a provider's settings (config `providers.<name>`) against its schema. Invalid settings throw a
+ * `ModelError` `E_MODEL_CONFIG` naming the key, e.g. `Invalid config providers.openai.baseURL: ...`.
+ */
+export function parseProviderConfig<T>(schema: z.ZodType<T>, name: string, raw: unknown): T {
+  const parsed = schema.safeParse(raw ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = ["providers", name, ...issue.path.map(String)].join(".");
+  throw new ModelError("E_MODEL_CONFIG", `Invalid config ${where}: ${issue.message}.`, { provider: name });
 }

@@ -3,7 +3,7 @@
  * environment (`ANTHROPIC_API_KEY`, `ANTHROPIC_AUTH_TOKEN`, `ANTHROPIC_BASE_URL` for `anthropic`).
  * Resolved on every request.
  */
-import { ModelError, z } from "../../core/index.js";
+import { ModelError, parseProviderConfig, z } from "../../core/index.js";
 
 export const AnthropicProviderConfigSchema = z.looseObject({
   /** Marks a `providers.<name>` entry as an Anthropic-compatible endpoint registered under `<name>`. */
@@ -41,13 +41,7 @@ export interface ResolvedSettings {
 const PLACEHOLDER_KEY = "not-needed";
 
 export function resolveSettings(name: string, raw: unknown, env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
-  const parsed = AnthropicProviderConfigSchema.safeParse(raw ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = ["providers", name, ...issue.path.map(String)].join(".");
-    throw new ModelError("E_MODEL_CONFIG", `Invalid config ${where}: ${issue.message}.`, { provider: name });
-  }
-  const config = parsed.data;
+  const config = parseProviderConfig(AnthropicProviderConfigSchema, name, raw);
   const isDefault = name === "anthropic";
   const baseURL = (config.baseURL ?? (isDefault ? env.ANTHROPIC_BASE_URL || undefined : undefined) ?? (isDefault ? ANTHROPIC_DEFAULT_BASE_URL : "")).replace(/\/+$/, "");
   if (!baseURL) {

@@ -3,7 +3,7 @@
  * the environment, then the preset for well-known servers. Resolved on every request, so a changed
  * environment or config applies without restarting the host.
  */
-import { ModelError, z } from "../../core/index.js";
+import { ModelError, parseProviderConfig, z } from "../../core/index.js";
 
 export const OpenAIProviderConfigSchema = z.looseObject({
   /** Marks a `providers.<name>` entry as an OpenAI-compatible server registered under `<name>`. */
@@ -73,13 +73,7 @@ export interface ResolvedSettings {
 const PLACEHOLDER_KEY = "not-needed";
 
 export function resolveSettings(name: string, raw: unknown, env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
-  const parsed = OpenAIProviderConfigSchema.safeParse(raw ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = ["providers", name, ...issue.path.map(String)].join(".");
-    throw new ModelError("E_MODEL_CONFIG", `Invalid config ${where}: ${issue.message}.`, { provider: name });
-  }
-  const config = parsed.data;
+  const config = parseProviderConfig(OpenAIProviderConfigSchema, name, raw);
   const preset: Preset = PRESETS[name] ?? { description: "", baseURL: "", keyRequired: false };
   const envBaseURL = preset.baseURLEnv ? env[preset.baseURLEnv] : name === "ollama" ? ollamaHostURL(env.OLLAMA_HOST) : undefined;
   const baseURL = (config.baseURL ?? (envBaseURL || undefined) ?? preset.baseURL).replace(/\/+$/, "");

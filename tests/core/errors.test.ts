@@ -1,7 +1,7 @@
 /** Errors for people: one AgentError family with stable codes, each mapped to a documented exit code. */
 import { expect, test, vi } from "vitest";
 import { reportError } from "../../core/cli/main.js";
-import { AgentError, ExitCode, ModelError } from "../../core/index.js";
+import { AgentError, ExitCode, ModelError, parseProviderConfig, z } from "../../core/index.js";
 
 test("a ModelError is an AgentError; a missing key is a config error (exit 2), a refused key a failure (exit 1)", () => {
   const noKey = new ModelError("E_MODEL_NO_KEY", "OPENAI_API_KEY is not set", { provider: "openai" });
@@ -19,4 +19,17 @@ test("a ModelError is an AgentError; a missing key is a config error (exit 2), a
   } finally {
     write.mockRestore();
   }
+});
+
+test("parseProviderConfig: valid settings come back parsed; invalid ones are E_MODEL_CONFIG naming the key", () => {
+  const schema = z.strictObject({ baseURL: z.url().optional(), maxTokens: z.number().int().positive().default(1024) });
+  expect(parseProviderConfig(schema, "acme", undefined)).toEqual({ maxTokens: 1024 });
+  let err: unknown;
+  try {
+    parseProviderConfig(schema, "acme", { maxTokens: -3 });
+  } catch (e) {
+    err = e;
+  }
+  expect(err).toBeInstanceOf(ModelError);
+  expect(err).toMatchObject({ code: "E_MODEL_CONFIG", provider: "acme", message: expect.stringMatching(/^Invalid config providers\.acme\.maxTokens: .+\.$/) });
 });
