@@ -6,13 +6,15 @@ const pkg = JSON.parse(readFileSync("./package.json", "utf8")) as { version: str
 export default defineConfig({
   entry: {
     index: "core/index.ts",
-    cli: "core/cli.ts",
+    testing: "core/testing.ts",
+    builtins: "cli/builtins.ts",
+    cli: "cli/index.ts",
     "demo-server": "examples/demo-server/server.ts",
   },
   format: ["esm"],
   target: "node20",
   platform: "node",
-  dts: { entry: { index: "core/index.ts" } },
+  dts: { entry: { index: "core/index.ts", testing: "core/testing.ts", builtins: "cli/builtins.ts" } },
   splitting: true,
   sourcemap: true,
   clean: true,

@@ -24,6 +24,7 @@ if (!existsSync(INDEX)) {
   process.exit(2);
 }
 const { createHost } = await import(pathToFileURL(INDEX).href);
+const { builtinPlugins } = await import(pathToFileURL(path.join(ROOT, "dist", "builtins.js")).href);
 const { startFakeOpenAI } = await import(pathToFileURL(FAKE).href);
 const { default: OpenAI } = await import("openai");
 
@@ -80,6 +81,7 @@ const openHost = (baseURL) =>
   createHost({
     cwd: dir,
     userConfigDir: false,
+    builtins: builtinPlugins,
     plugins: [{ name: "bench", tools }],
     config: { model: "openai:gpt-fake", providers: { openai: { baseURL, apiKey: "bench" } } },
   });

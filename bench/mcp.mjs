@@ -165,6 +165,7 @@ try {
 
   // --- 2. calls per second ----------------------------------------------------------------------
   const { createHost } = await import(pathToFileURL(INDEX).href);
+  const { builtinPlugins } = await import(pathToFileURL(path.join(ROOT, "dist", "builtins.js")).href);
   const project = path.join(tmp, "calls");
   mkdirSync(project, { recursive: true });
   writeFileSync(path.join(project, "package.json"), "{}");
@@ -173,6 +174,7 @@ try {
     userConfigDir: false,
     loadConfigFiles: false,
     permissionMode: "bypass",
+    builtins: builtinPlugins,
     config: { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } },
   });
   const raw = new Client({ name: "bench", version: "1.0.0" });

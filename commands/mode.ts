@@ -12,7 +12,7 @@ export default defineCommand({
   name: "mode",
   description: "Show or set the permission mode",
   argumentHint: "[default|plan|acceptEdits|bypass]",
-  run(args, { host }) {
+  run(args, { host, byUser, setPermissionMode }) {
     const wanted = args.trim();
     if (!wanted) {
       return [
@@ -22,7 +22,9 @@ export default defineCommand({
     }
     const mode = PERMISSION_MODES.find((m) => m.toLowerCase() === wanted.toLowerCase());
     if (!mode) return `Unknown mode "${wanted}". Choose one of: ${PERMISSION_MODES.join(", ")}.`;
-    host.permissionMode = mode;
+    // Only the user changes the mode: this works when they typed /mode (not when code runs the command).
+    if (!byUser) return `The permission mode can only be changed by you, typing /mode ${mode}.`;
+    setPermissionMode(mode);
     return `Permission mode: ${mode} (${MEANING[mode]}).`;
   },
 });

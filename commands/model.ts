@@ -1,5 +1,5 @@
 /** `/model [provider:model | list [provider]]`: show, switch or list models. */
-import { defineCommand, parseModelRef, type Host } from "../core/index.js";
+import { defineCommand, parseModelRef, type PluginHost } from "../core/index.js";
 
 export default defineCommand({
   name: "model",
@@ -17,7 +17,7 @@ export default defineCommand({
   },
 });
 
-function describe(host: Host): string {
+function describe(host: PluginHost): string {
   const providers = host.providers.list().sort((a, b) => a.name.localeCompare(b.name));
   const width = Math.max(0, ...providers.map((p) => p.name.length));
   return [
@@ -27,7 +27,7 @@ function describe(host: Host): string {
   ].join("\n");
 }
 
-async function list(host: Host, providerName: string | undefined, signal: AbortSignal): Promise<string> {
+async function list(host: PluginHost, providerName: string | undefined, signal: AbortSignal): Promise<string> {
   if (!providerName) return "Which provider? /model list <provider>";
   const provider = host.providers.get(providerName);
   if (!provider) return `Unknown provider "${providerName}".`;

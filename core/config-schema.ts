@@ -1,9 +1,10 @@
 /**
- * The one schema for agent config. Unknown top-level keys are errors (a typo should not be
- * silently ignored); plugin-specific settings go in plugin options or `providers`/`mcpServers`.
+ * The one schema for core's part of the agent config. Other top-level keys belong to plugins, which
+ * declare them (`configSections`, e.g. `mcpServers`) with schemas of their own; a key nobody owns is
+ * an error naming the file (a typo should not be silently ignored).
  */
 import { z } from "zod";
-import type { Plugin } from "./types.js";
+import type { Plugin } from "./plugin-types.js";
 
 export const RiskSchema = z.enum(["read", "write", "execute", "network"]);
 export const PermissionModeSchema = z.enum(["default", "plan", "acceptEdits", "bypass"]);
@@ -46,15 +47,26 @@ export const PluginEntrySchema = z.union([
   z.custom<Plugin>(isPluginObject, 'expected an inline plugin object with a "name"'),
 ]);
 
-/** An MCP server entry, in the shape `.mcp.json`, Claude Desktop and Cursor use. Checked in detail by the MCP plugin. */
-export const McpServerEntrySchema = z.looseObject({});
+const PluginTimeoutsSchema = z.strictObject({
+  /** Per-call hooks (`beforeModelRequest`, `beforeToolCall`, `afterToolCall`); default 30 000. */
+  callMs: PositiveInt.optional(),
+  /** `config`, `setup` and the register hooks; default 120 000. */
+  startupMs: PositiveInt.optional(),
+  /** `shutdown`; default 5 000. */
+  shutdownMs: PositiveInt.optional(),
+});
 
-export const AgentConfigSchema = z.strictObject({
+/** Core's keys; a file may hold plugin sections beside them (checked once the plugins are known). */
+export const CORE_CONFIG_SHAPE = {
   /** `provider:model`, e.g. `openai:gpt-4.1` or `anthropic:claude-sonnet-4-5`. */
   model: z.string().regex(/^[^:\s]+:\S+$/, 'expected "provider:model", e.g. "openai:gpt-4.1"').optional(),
   systemPrompt: z.string().optional(),
   maxTurns: PositiveInt.optional(),
   plugins: z.array(PluginEntrySchema).optional(),
+  /** Plugins not to load (built-ins too), by name or by their config entry. A disabled plugin is not even imported. */
+  disabledPlugins: z.array(z.string().min(1)).optional(),
+  /** How long a plugin's hook handler may take before it is reported and skipped. */
+  pluginTimeouts: PluginTimeoutsSchema.optional(),
   permissions: PermissionsSchema.optional(),
   tools: ToolsConfigSchema.optional(),
   workspace: z.strictObject({ roots: z.array(z.string().min(1)).optional() }).optional(),
@@ -66,10 +78,21 @@ export const AgentConfigSchema = z.strictObject({
     .optional(),
   /** Provider settings by provider name, e.g. `{ openai: { baseURL, apiKey } }`; checked by each provider plugin. */
   providers: z.record(z.string(), z.looseObject({})).optional(),
-  mcpServers: z.record(z.string(), McpServerEntrySchema).optional(),
-});
+};
 
-export type AgentConfig = z.infer<typeof AgentConfigSchema>;
+/** Core keys checked strictly; other keys pass through to the plugin sections' own schemas. */
+export const AgentConfigSchema = z.looseObject(CORE_CONFIG_SHAPE);
+export const CORE_CONFIG_KEYS: readonly string[] = Object.keys(CORE_CONFIG_SHAPE);
+
+/**
+ * Config keys plugins add, for `defineConfig` types. A plugin package augments it:
+ * `declare module "agent-host" { interface PluginConfigSections { mySection?: MySettings } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface PluginConfigSections {}
+
+export type CoreConfig = z.infer<z.ZodObject<typeof CORE_CONFIG_SHAPE>>;
+export type AgentConfig = CoreConfig & PluginConfigSections & { [section: string]: unknown };
 export type PermissionRule = z.infer<typeof PermissionRuleSchema>;
 export type ToolOverride = z.infer<typeof ToolOverrideSchema>;
 export type PluginEntry = z.infer<typeof PluginEntrySchema>;

@@ -1,12 +1,14 @@
 /**
  * Config loading: cosmiconfig with a short explicit list of search places, from the cwd up to the
- * project root; the user config (`~/.config/agent/config.{json,yaml}`) merges under it; `.mcp.json`
- * at the project root adds MCP servers. Every file is validated on its own so errors name the file.
+ * project root; the user config (`~/.config/agent/config.{json,yaml}`) merges under it. Every file is
+ * validated on its own so errors name the file. Keys core does not know are kept per file for the
+ * plugins that own them (config-sections.ts); files other tools share (`.mcp.json`) are read by the
+ * plugin they belong to, through the `config` hook.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { AgentConfigSchema, type AgentConfig } from "./config-schema.js";
+import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig } from "./config-schema.js";
 import { ConfigError, errorMessage } from "./errors.js";
 import type { z } from "zod";
 
@@ -22,10 +24,22 @@ export const CONFIG_SEARCH_PLACES = [
   "package.json",
 ];
 
+/** A top-level key core does not know, as one file gave it: checked later by the plugin that owns it. */
+export interface RawSection {
+  file: string;
+  key: string;
+  value: unknown;
+}
+
 export interface LoadedConfig {
+  /** Core's keys, merged. */
   config: AgentConfig;
-  /** Files read, in merge order (user config first, project config, `.mcp.json`). */
+  /** Files read, in merge order (user config first, then the project config). */
   files: string[];
+  /** Keys no core schema covers, per file in merge order, for plugin sections. */
+  sections: RawSection[];
+  /** The file that listed each plugin entry (by its name), for messages about its options. */
+  pluginOrigins: Map<string, string>;
   /** Folder of the project config file, or the project root when there is none. */
   configDir: string;
   /** Where npm plugin names are resolved from, in order. */
@@ -40,7 +54,7 @@ export interface LoadConfigOptions {
   overrides?: AgentConfig;
   /** Folder of the user config; default `$AGENT_CONFIG_HOME` or `$XDG_CONFIG_HOME/agent` or `~/.config/agent`. `false` skips it. */
   userConfigDir?: string | false;
-  /** Read files at all (project config, user config, `.mcp.json`); default true. */
+  /** Read files at all (project and user config); default true. */
   readFiles?: boolean;
 }
 
@@ -115,7 +129,13 @@ function findConfigIn(dir: string): string | undefined {
   return undefined;
 }
 
-async function readAndValidate(file: string): Promise<AgentConfig> {
+/** A file's config: core's keys validated (paths made absolute), the rest kept raw. */
+interface FileConfig {
+  core: AgentConfig;
+  extra: Record<string, unknown>;
+}
+
+async function readAndValidate(file: string): Promise<FileConfig> {
   let raw: unknown;
   try {
     raw = await loadFile(file);
@@ -126,9 +146,16 @@ async function readAndValidate(file: string): Promise<AgentConfig> {
   if (typeof raw !== "object" || Array.isArray(raw)) {
     throw new ConfigError(file, [{ path: "", message: `expected an object, got ${Array.isArray(raw) ? "an array" : typeof raw}` }]);
   }
-  const parsed = AgentConfigSchema.safeParse(raw);
+  return splitAndValidate(raw as Record<string, unknown>, file, path.dirname(file));
+}
+
+function splitAndValidate(raw: Record<string, unknown>, file: string, dir: string): FileConfig {
+  const core: Record<string, unknown> = {};
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) (CORE_CONFIG_KEYS.includes(k) ? core : extra)[k] = v;
+  const parsed = AgentConfigSchema.safeParse(core);
   if (!parsed.success) throw new ConfigError(file, zodIssues(parsed.error));
-  return absolutize(parsed.data, path.dirname(file));
+  return { core: absolutize(parsed.data, dir), extra };
 }
 
 /**
@@ -185,6 +212,7 @@ function absolutize(config: AgentConfig, dir: string): AgentConfig {
       return entry;
     });
   }
+  if (config.disabledPlugins) out.disabledPlugins = config.disabledPlugins.map(rel);
   if (config.workspace?.roots) out.workspace = { ...config.workspace, roots: config.workspace.roots.map((r) => path.resolve(dir, r)) };
   return out;
 }
@@ -193,10 +221,7 @@ export function isLocalPath(spec: string): boolean {
   return spec.startsWith("./") || spec.startsWith("../") || spec === "." || spec === ".." || path.isAbsolute(spec);
 }
 
-const CONCAT_PATHS = new Set(["plugins", "permissions.allow", "permissions.ask", "permissions.deny", "workspace.roots"]);
-
-/** Objects whose entries are replaced whole: an MCP server defined again is a different server, not a patch. */
-const REPLACE_WHOLE = new Set(["mcpServers"]);
+const CONCAT_PATHS = new Set(["plugins", "disabledPlugins", "permissions.allow", "permissions.ask", "permissions.deny", "workspace.roots"]);
 
 /** Deep-merge `over` onto `under`: objects merge, listed arrays concatenate (deduplicated), everything else is replaced. */
 export function mergeConfig(under: AgentConfig, over: AgentConfig, prefix = ""): AgentConfig {
@@ -213,7 +238,7 @@ export function mergeConfig(under: AgentConfig, over: AgentConfig, prefix = ""):
         seen.add(v);
         return true;
       });
-    } else if (isPlainObject(value) && isPlainObject(prev) && !isPluginLike(value) && !REPLACE_WHOLE.has(prefix)) {
+    } else if (isPlainObject(value) && isPlainObject(prev) && !isPluginLike(value)) {
       out[key] = mergeConfig(prev as AgentConfig, value as AgentConfig, keyPath);
     } else {
       out[key] = value;
@@ -222,38 +247,19 @@ export function mergeConfig(under: AgentConfig, over: AgentConfig, prefix = ""):
   return out as AgentConfig;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 }
 function isPluginLike(v: Record<string, unknown>): boolean {
   return typeof v.run === "function" || typeof v.setup === "function";
 }
 
-async function readUserConfig(dir: string): Promise<{ file: string; config: AgentConfig } | undefined> {
+async function readUserConfig(dir: string): Promise<{ file: string; config: FileConfig } | undefined> {
   for (const name of ["config.json", "config.yaml", "config.yml"]) {
     const file = path.join(dir, name);
     if (existsSync(file)) return { file, config: await readAndValidate(file) };
   }
   return undefined;
-}
-
-/** `.mcp.json`: `{ "mcpServers": { ... } }`, as Claude Code, Cursor and Claude Desktop write it. */
-function readMcpJson(file: string): Record<string, Record<string, unknown>> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
-  } catch (err) {
-    throw new ConfigError(file, [{ path: "", message: `could not be parsed as JSON: ${errorMessage(err)}` }]);
-  }
-  if (!isPlainObject(raw)) throw new ConfigError(file, [{ path: "", message: "expected an object with an \"mcpServers\" key" }]);
-  const servers = raw.mcpServers ?? {};
-  if (!isPlainObject(servers)) throw new ConfigError(file, [{ path: "mcpServers", message: "expected an object of server entries" }]);
-  for (const [name, entry] of Object.entries(servers)) {
-    if (!isPlainObject(entry)) {
-      throw new ConfigError(file, [{ path: `mcpServers.${name}`, message: "expected an object like { \"command\": ..., \"args\": [...] } or { \"url\": ... }" }]);
-    }
-  }
-  return servers as Record<string, Record<string, unknown>>;
 }
 
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
@@ -269,39 +275,37 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
 
   const files: string[] = [];
   let config: AgentConfig = {};
+  const sections: RawSection[] = [];
+  const pluginOrigins = new Map<string, string>();
   const pluginBaseDirs: string[] = [];
+  const take = (file: string, fc: FileConfig) => {
+    files.push(file);
+    config = mergeConfig(config, fc.core);
+    for (const [key, value] of Object.entries(fc.extra)) sections.push({ file, key, value });
+    for (const entry of fc.core.plugins ?? []) {
+      const name = typeof entry === "string" ? entry : Array.isArray(entry) ? entry[0] : (entry as { name: string }).name;
+      pluginOrigins.set(name, file);
+    }
+  };
 
   const userDir = !readFiles ? false : options.userConfigDir === undefined ? defaultUserConfigDir() : options.userConfigDir;
   if (userDir) {
     const user = await readUserConfig(userDir);
-    if (user) {
-      files.push(user.file);
-      config = mergeConfig(config, user.config);
-    }
+    if (user) take(user.file, user.config);
   }
 
   const configDir = projectFile ? path.dirname(projectFile) : stopDir;
-  if (projectFile) {
-    files.push(projectFile);
-    config = mergeConfig(config, await readAndValidate(projectFile));
-  }
+  if (projectFile) take(projectFile, await readAndValidate(projectFile));
   pluginBaseDirs.push(configDir);
   if (userDir) pluginBaseDirs.push(userDir);
 
-  const projectRoot = configDir;
-  const mcpFile = path.join(projectRoot, ".mcp.json");
-  if (readFiles && existsSync(mcpFile)) {
-    const servers = readMcpJson(mcpFile);
-    files.push(mcpFile);
-    // The agent config wins over .mcp.json for a server defined in both.
-    config = { ...config, mcpServers: { ...servers, ...(config.mcpServers ?? {}) } };
-  }
-
   if (options.overrides) {
-    const parsed = AgentConfigSchema.safeParse(options.overrides);
-    if (!parsed.success) throw new ConfigError("createHost({ config })", zodIssues(parsed.error));
-    config = mergeConfig(config, absolutize(parsed.data, cwd));
+    const where = "createHost({ config })";
+    const fc = splitAndValidate(options.overrides as Record<string, unknown>, where, cwd);
+    config = mergeConfig(config, fc.core);
+    for (const [key, value] of Object.entries(fc.extra)) sections.push({ file: where, key, value });
+    for (const entry of fc.core.plugins ?? []) if (typeof entry === "string" || Array.isArray(entry)) pluginOrigins.set(typeof entry === "string" ? entry : entry[0], where);
   }
 
-  return { config, files, configDir, pluginBaseDirs, projectRoot };
+  return { config, files, sections, pluginOrigins, configDir, pluginBaseDirs, projectRoot: configDir };
 }

@@ -1,10 +1,25 @@
-/** `defineX` helpers: identity functions that give plugin authors full type inference. */
+/** `defineX` helpers: identity functions (or nearly) that give plugin authors full type inference. */
+import type { z } from "zod";
+import type { CliCommand, CliOption } from "./cli-types.js";
 import type { AgentConfig } from "./config-schema.js";
+import { hostKey } from "./host-view.js";
+import type { PluginHost } from "./host-types.js";
 import type { ModelProvider } from "./model.js";
-import type { CommandDefinition, Plugin, PluginFactory, SkillDefinition, ToolDefinition } from "./types.js";
+import type { Plugin, PluginFactory, ToolCallInfo } from "./plugin-types.js";
+import type { CommandDefinition, SkillDefinition, ToolDefinition } from "./types.js";
 
-export function definePlugin<O = Record<string, unknown>>(plugin: Plugin | PluginFactory<O>): typeof plugin {
-  return plugin;
+/** A plugin object; with an `options` schema, `ctx.options` in `setup` has the schema's type. */
+export function definePlugin<O = Record<string, unknown>>(plugin: Plugin<O>): Plugin<O>;
+/** A factory called with the options from config. */
+export function definePlugin<F extends (options: any) => Plugin<any> | Promise<Plugin<any>>>(factory: F): F;
+/** A factory whose options are checked against `schema` first (bad options are a config error naming the key). */
+export function definePlugin<S extends z.ZodType, P extends Plugin<any>>(
+  schema: S,
+  factory: (options: z.output<S>) => P | Promise<P>,
+): PluginFactory<z.output<S>>;
+export function definePlugin(a: unknown, b?: unknown): unknown {
+  if (typeof b === "function") return Object.assign((options: unknown) => (b as (o: unknown) => unknown)(options), { options: a });
+  return a;
 }
 
 /** Define a tool; the input type is inferred from the zod schema. */
@@ -26,4 +41,42 @@ export function defineProvider(provider: ModelProvider): ModelProvider {
 
 export function defineConfig(config: AgentConfig): AgentConfig {
   return config;
+}
+
+/** A CLI subcommand (`agent <name> …`); option values are typed from `options`. */
+export function defineCliCommand<O extends Record<string, CliOption> = Record<string, never>>(command: CliCommand<O>): CliCommand<O> {
+  return command;
+}
+
+/**
+ * Tool names whose input types plugins declare, for `isCallTo(call, "name")`:
+ * `declare module "agent-host" { interface ToolInputs { my_tool: { path: string } } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ToolInputs {}
+
+/**
+ * Whether a `beforeToolCall` / `afterToolCall` call is to `tool` (a definition, whose input type it
+ * takes, or a name): narrows `call.input` to that tool's input type.
+ */
+export function isCallTo<I>(call: ToolCallInfo, tool: ToolDefinition<I>): call is ToolCallInfo<I>;
+export function isCallTo<K extends keyof ToolInputs>(call: ToolCallInfo, name: K): call is ToolCallInfo<ToolInputs[K]>;
+export function isCallTo(call: ToolCallInfo, name: string): boolean;
+export function isCallTo(call: ToolCallInfo, tool: string | ToolDefinition): boolean {
+  return call.tool.name === (typeof tool === "string" ? tool : tool.name);
+}
+
+/**
+ * Hooks a plugin offers to other plugins (webpack's `getCompilationHooks(compilation)`): one set per
+ * host, made on first use. The offering plugin exports the returned getter; others call it with
+ * `ctx.host` (or an embedder with the host) and tap what it returns.
+ */
+export function definePluginHooks<T>(create: () => T): (host: PluginHost) => T {
+  const byHost = new WeakMap<object, T>();
+  return (host) => {
+    const key = hostKey(host);
+    let hooks = byHost.get(key);
+    if (!hooks) byHost.set(key, (hooks = create()));
+    return hooks;
+  };
 }

@@ -1,25 +1,30 @@
 /**
  * The call gate: the one path every tool call takes, whatever its source.
- * find → validate → permission → beforeToolCall → run (signal + timeout) → cap → afterToolCall → audit → events.
- * Tool failures become results; nothing here throws at the caller.
+ * find → validate → permission → beforeToolCall → run (signal + timeout) → cap → afterToolCall → cap → audit → events.
+ * Tool failures become results; nothing here throws at the caller. The gate works on its own copy of
+ * the input: what was permitted is exactly what runs, whatever the caller or a plugin does meanwhile.
  */
 import { closestNames } from "./suggest.js";
 import { randomBytes } from "node:crypto";
 import type { AuditLog } from "./audit.js";
 import { errorMessage } from "./errors.js";
-import type { HookTable } from "./hooks.js";
-import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, capOutput } from "./output.js";
+import { freezeCopy, plainCopy } from "./freeze.js";
+import type { RawHooks } from "./hooks.js";
+import { capOutput } from "./output.js";
 import { allowCoverage, decide, parseRule, suggestRules, type ParsedRule, type PermissionRules } from "./permissions.js";
+import type { AttributedDecision, ToolCallState } from "./plugin-driver.js";
+import type { ToolCallInfo } from "./plugin-types.js";
 import type { ToolEntry } from "./registry.js";
 import type { LazyValidator, Validation, Validator } from "./schema.js";
 import type { AgentEvent } from "./events.js";
 import type {
   CallOptions,
   CallOutcome,
+  Logger,
   PermissionAsker,
   PermissionMode,
+  ProcessTracker,
   ToolCallContext,
-  ToolCallInfo,
   ToolResult,
   ToolReturn,
   Workspace,
@@ -27,9 +32,13 @@ import type {
 
 export interface GateDeps {
   tools: Map<string, ToolEntry>;
-  hooks: HookTable;
+  hooks: RawHooks;
   audit: AuditLog;
   workspace: Workspace;
+  sessionId: string;
+  processes: ProcessTracker;
+  /** The logger of the plugin that registered a tool. */
+  logFor(plugin: string): Logger;
   emit(event: AgentEvent): void;
   /** False when an event would reach nobody: the gate then skips building it. */
   listening?(): boolean;
@@ -75,10 +84,20 @@ export class Gate {
     this.deps.defaults = update.defaults;
   }
 
+  /** Never rejects: a failure anywhere (a plugin's hook, a tool, the gate itself) becomes an error result. */
   async call(name: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> {
-    const { deps } = this;
-    const rec: CallRecord = { tool: deps.tools.get(name), name, input, started: performance.now() };
     const callId = options.callId ?? `call_${this.idPrefix}${(++this.calls).toString(36)}`;
+    const rec: CallRecord = { tool: this.deps.tools.get(name), name, input, started: performance.now() };
+    try {
+      return await this.run(rec, callId, input, options);
+    } catch (err) {
+      return this.fail(rec, callId, "error", `Call to ${name} failed inside the host: ${errorMessage(err)}`, "E_TOOL_FAILED");
+    }
+  }
+
+  private async run(rec: CallRecord, callId: string, input: unknown, options: CallOptions): Promise<ToolResult> {
+    const { deps } = this;
+    const name = rec.name;
     const tool = rec.tool;
 
     if (!tool) {
@@ -96,7 +115,8 @@ export class Gate {
     if (!validated.ok) {
       return this.fail(rec, callId, "invalid", `Invalid input for ${name}:\n${validated.issues.map((i) => `- ${i}`).join("\n")}`, "E_TOOL_INVALID_INPUT");
     }
-    let args = validated.value;
+    // The gate's own copy: the caller's object (or a listener holding it) can no longer change the call.
+    let args = plainCopy(validated.value);
 
     // 2. Permission (awaited only when someone must be asked).
     let perm = this.permit(tool, args, callId);
@@ -109,43 +129,39 @@ export class Gate {
     rec.by = perm.by;
     if (perm.decision === "deny") return this.fail(rec, callId, "denied", perm.message ?? "", "E_TOOL_DENIED");
 
-    // 3. beforeToolCall: a plugin may deny or rewrite (the rewrite is validated and permission-checked again).
-    let info: ToolCallInfo | undefined; // built only for the hooks
+    // 3. beforeToolCall: a plugin may deny, or rewrite (later handlers see the rewrite; it is validated
+    // and decided again). Handlers are handed frozen copies, never the input that will run.
+    let state: CallState | undefined; // built only for the hooks
     if (deps.hooks.beforeToolCall.isUsed()) {
-      info = { tool, input: args, callId };
+      state = new CallState(tool, args, callId, deps.sessionId);
       // A call stopped here is recorded with who denied it, or (an invalid rewrite) with no decision.
       rec.decision = undefined;
       rec.by = undefined;
-      const decision = await deps.hooks.beforeToolCall.promise(info);
-      if (decision !== undefined && decision !== null && (typeof decision !== "object" || !("deny" in decision || "input" in decision))) {
-        // A plugin returned something that is neither a denial nor a rewrite: fail closed, as for a throw.
+      const decision = (await deps.hooks.beforeToolCall.promise(state as never)) as AttributedDecision | undefined;
+      if (decision) {
         rec.decision = "deny";
-        rec.by = "beforeToolCall";
-        return this.fail(rec, callId, "denied", `Denied: a beforeToolCall handler returned ${describeValue(decision)} instead of { deny } or { input }.`, "E_TOOL_DENIED");
-      }
-      if (decision && "deny" in decision) {
-        rec.decision = "deny";
-        rec.by = "beforeToolCall";
+        rec.by = `plugin:${decision.plugin}`;
         return this.fail(rec, callId, "denied", `Denied by a plugin: ${decision.deny}`, "E_TOOL_DENIED");
       }
-      if (decision && "input" in decision) {
-        const again = await this.validate(tool, decision.input);
+      if (state.rewrittenBy) {
+        const again = await this.validate(tool, state.input);
         if (!again.ok) {
-          return this.fail(rec, callId, "invalid", `Input rewritten by a plugin is invalid for ${name}:\n${again.issues.map((i) => `- ${i}`).join("\n")}`, "E_TOOL_INVALID_INPUT");
+          return this.fail(rec, callId, "invalid", `Input rewritten by plugin ${state.rewrittenBy} is invalid for ${name}:\n${again.issues.map((i) => `- ${i}`).join("\n")}`, "E_TOOL_INVALID_INPUT");
         }
+        const rewritten = plainCopy(again.value);
         // The decision depends only on the permission subjects: when the rewrite changes them, it gets
         // the full permission decision again (an "ask" is asked again, or denied headless).
-        if (!sameSubjects(this.subjects(tool, args), this.subjects(tool, again.value))) {
-          const recheck = await this.permit(tool, again.value, callId);
+        if (!sameSubjects(this.subjects(tool, args), this.subjects(tool, rewritten))) {
+          const recheck = await this.permit(tool, rewritten, callId);
           if (recheck.decision === "deny") {
             rec.decision = "deny";
             rec.by = recheck.by;
-            rec.input = again.value;
-            return this.fail(rec, callId, "denied", `Input rewritten by a plugin was denied: ${recheck.message}`, "E_TOOL_DENIED");
+            rec.input = rewritten;
+            return this.fail(rec, callId, "denied", `Input rewritten by plugin ${state.rewrittenBy} was denied: ${recheck.message}`, "E_TOOL_DENIED");
           }
         }
-        args = again.value;
-        info.input = args;
+        args = rewritten;
+        state.settle(args);
       }
       rec.decision = "allow";
       rec.by = perm.by;
@@ -162,7 +178,11 @@ export class Gate {
     const timer = setTimeout(expireCall, timeoutMs, run);
     const ctx = {
       callId,
+      sessionId: deps.sessionId,
+      cwd: deps.workspace.root,
       workspace: deps.workspace,
+      log: deps.logFor(tool.plugin),
+      processes: deps.processes,
       onAbort: (listener: (reason: unknown) => void) => run.onAbort(listener),
       progress: (p: { progress: number; total?: number; message?: string }) => {
         if (this.listening()) deps.emit({ type: "tool_progress", callId, name, ...p });
@@ -214,21 +234,23 @@ export class Gate {
     if (capped.truncated) result.truncated = true;
     if (structured !== undefined) result.structured = structured;
 
-    // 6. afterToolCall may transform the result.
+    // 6. afterToolCall may transform the result; the cap holds after the last handler too.
+    let outputBytes = capped.bytes;
     if (deps.hooks.afterToolCall.isUsed()) {
-      const after: unknown = await deps.hooks.afterToolCall.promise(result, (info ??= { tool, input: args, callId }));
-      if (isToolResult(after)) {
+      state ??= new CallState(tool, args, callId, deps.sessionId);
+      const after = (await deps.hooks.afterToolCall.promise(result, state as never)) as ToolResult;
+      if (after !== result) {
         const ok = after.outcome === "ok";
+        const recapped = capOutput(after.output, tool.maxOutputBytes ?? deps.defaults.maxOutputBytes);
+        outputBytes = Math.max(outputBytes, recapped.bytes);
         // Rebuilt as finish() always did: ok follows the outcome, an error carries the output.
-        result = { ok, outcome: after.outcome, output: after.output, durationMs: 0, callId };
-        if (!ok) result.error = { code: after.error?.code ?? "E_TOOL_FAILED", message: after.output };
-        if (after.truncated) result.truncated = true;
+        result = { ok, outcome: after.outcome, output: recapped.text, durationMs: 0, callId };
+        if (!ok) result.error = { code: typeof after.error?.code === "string" ? after.error.code : "E_TOOL_FAILED", message: recapped.text };
+        if (after.truncated || recapped.truncated) result.truncated = true;
         if (after.structured !== undefined) result.structured = after.structured;
-      } else if (after !== undefined) {
-        deps.emit({ type: "notice", level: "warn", source: "afterToolCall", message: `afterToolCall returned ${describeValue(after)} instead of a tool result; it was ignored.` });
       }
     }
-    return this.finish(rec, result, capped.bytes);
+    return this.finish(rec, result, outputBytes);
   }
 
   /** A call that ended without a result from the tool. */
@@ -352,7 +374,7 @@ export class Gate {
     this.deps.emit({ type: "permission_request", callId, name: tool.name, subject: v.subjects?.join(" && "), suggestedRule });
     let answer: Awaited<ReturnType<PermissionAsker>>;
     try {
-      answer = await this.asker({ tool, input, subject: v.subjects?.join(" && "), suggestedRule, suggestedRules, reason: v.by });
+      answer = await this.asker({ tool: tool.view, input: freezeCopy(input), subject: v.subjects?.join(" && "), suggestedRule, suggestedRules, reason: v.by });
     } catch (err) {
       answer = "deny";
       this.deps.emit({ type: "notice", level: "warn", source: "permissions", message: `permission prompt failed: ${errorMessage(err)}` });
@@ -472,16 +494,34 @@ function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
   return typeof (v as { then?: unknown } | null)?.then === "function";
 }
 
-function isToolResult(v: unknown): v is ToolResult {
-  const r = v as Partial<ToolResult> | null;
-  return typeof r === "object" && r !== null && typeof r.ok === "boolean" && typeof r.output === "string" && typeof r.outcome === "string";
-}
+/** The gate's record of a call while `beforeToolCall` / `afterToolCall` handlers run on it. */
+class CallState implements ToolCallState {
+  rewrittenBy: string | undefined;
+  private frozen: ToolCallInfo | undefined;
 
-function describeValue(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  if (typeof v === "object") return "an object";
-  return `a ${typeof v}`;
+  constructor(
+    private readonly tool: ToolEntry,
+    public input: unknown,
+    private readonly callId: string,
+    private readonly sessionId: string,
+  ) {}
+
+  /** What a handler is handed: a frozen copy, rebuilt after a rewrite. */
+  view(): ToolCallInfo {
+    return (this.frozen ??= Object.freeze({ tool: this.tool.view, input: freezeCopy(this.input) as never, callId: this.callId, sessionId: this.sessionId }));
+  }
+
+  rewrite(plugin: string, input: unknown): void {
+    this.input = plainCopy(input);
+    this.rewrittenBy = plugin;
+    this.frozen = undefined;
+  }
+
+  /** The input the gate validated after a rewrite (what afterToolCall handlers see). */
+  settle(input: unknown): void {
+    this.input = input;
+    this.frozen = undefined;
+  }
 }
 
 /** A tool's permissionSubject threw: the call is denied (see permit). */

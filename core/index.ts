@@ -1,11 +1,25 @@
 /** The public API of agent-host. Re-exports only. */
-export { createHost, type CreateHostOptions, type BuiltinPlugin } from "./host.js";
-export { definePlugin, defineTool, defineCommand, defineSkill, defineProvider, defineConfig } from "./define.js";
+export { createHost, prepareHost } from "./host.js";
+export {
+  definePlugin,
+  defineTool,
+  defineCommand,
+  defineSkill,
+  defineProvider,
+  defineConfig,
+  defineCliCommand,
+  definePluginHooks,
+  isCallTo,
+  type ToolInputs,
+} from "./define.js";
 export { z } from "zod";
+/** Hook classes for plugins that offer hooks of their own (`definePluginHooks`). */
+export { SyncHook, SyncWaterfallHook, AsyncSeriesHook, AsyncSeriesBailHook, AsyncSeriesWaterfallHook, AsyncParallelHook } from "tapable";
 export type {
   Risk,
   PermissionMode,
   JsonSchema,
+  DeepReadonly,
   ToolReturn,
   ToolCallContext,
   ToolDefinition,
@@ -24,25 +38,40 @@ export type {
   RegisteredSkill,
   Workspace,
   Logger,
+  AuditKind,
+  ProcessTracker,
+  TrackableProcess,
+} from "./types.js";
+export { PERMISSION_MODES, RISKS } from "./types.js";
+export type {
   ToolRegistrar,
   CommandRegistrar,
   SkillRegistrar,
   ProviderRegistrar,
-  PluginContext,
-  PluginHooks,
   ToolCallInfo,
   BeforeToolCallDecision,
+  ConfigEnv,
+  PluginConfigSection,
+  PluginHooks,
   Plugin,
   PluginFactory,
-  AuditKind,
+  PluginContext,
   PluginStatus,
   HostProblem,
+} from "./plugin-types.js";
+export type {
   Host,
+  PluginHost,
   AgentSession,
   RunOptions,
   RunResult,
-} from "./types.js";
-export { PERMISSION_MODES } from "./types.js";
+  BuiltinPlugin,
+  CreateHostOptions,
+  OpenHostOptions,
+  PreparedHost,
+} from "./host-types.js";
+export type { CliCommand, CliOption, CliValues, CliContext, CliOpenHostOptions } from "./cli-types.js";
+export type { HookTable, HookName, Tappable, SyncTappable, TapOptions } from "./hooks.js";
 export type { AgentEvent, AgentEventType, StopReason } from "./events.js";
 export { parseModelRef, parseProviderConfig, ModelError, modelErrorCodeForStatus, parseRetryAfter, networkErrorCode } from "./model.js";
 export type {
@@ -56,11 +85,20 @@ export type {
   ModelUsage,
   ModelErrorCode,
 } from "./model.js";
-export type { HookTable, HookName } from "./hooks.js";
-export { AgentConfigSchema, type AgentConfig, type PermissionRule, type ToolOverride, type PluginEntry } from "./config-schema.js";
-export { AgentError, ConfigError, ExitCode, type ErrorCode } from "./errors.js";
-export { trackChildProcess, terminate } from "./processes.js";
+export { resolveModel, systemPrompt, DEFAULT_MAX_TURNS } from "./run-setup.js";
+export {
+  AgentConfigSchema,
+  type AgentConfig,
+  type CoreConfig,
+  type PluginConfigSections,
+  type PermissionRule,
+  type ToolOverride,
+  type PluginEntry,
+} from "./config-schema.js";
+export { AgentError, ConfigError, ExitCode, errorMessage, type ErrorCode } from "./errors.js";
+export { terminate } from "./processes.js";
 export { shellSubjects } from "./permissions.js";
 export { capOutput } from "./output.js";
-export { redactString, summarize } from "./redact.js";
+export { redactString, summarize, isSecretKey, REDACTED } from "./redact.js";
 export { closestNames, editDistance } from "./suggest.js";
+export { hostVersion } from "./version.js";

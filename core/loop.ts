@@ -7,8 +7,6 @@
  * hands it to the `beforeModelRequest` waterfall, where plugins add or rewrite (skills, compaction...).
  * Retries of failed model requests happen here and only here.
  */
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { AgentError, errorMessage } from "./errors.js";
 import type { StopReason } from "./events.js";
 import {
@@ -21,43 +19,19 @@ import {
   type ModelToolCall,
   type ModelUsage,
 } from "./model.js";
-import type { AgentSession, Host, RunOptions, RunResult, ToolResult } from "./types.js";
+import type { RawHooks } from "./hooks.js";
+import type { AgentSession, Host, PluginHost, RunOptions, RunResult } from "./host-types.js";
+import type { JsonSchema, ToolResult } from "./types.js";
+import { DEFAULT_MAX_TURNS, resolveModel, systemPrompt } from "./run-setup.js";
 
-export const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 const DEFAULT_RETRY = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
 /** A server asking us to wait longer than this is not waited for: the error is reported instead. */
 const MAX_RETRY_AFTER_MS = 60_000;
-const AGENTS_MD_MAX_BYTES = 64 * 1024;
 
 type MutableSession = { -readonly [K in keyof AgentSession]: AgentSession[K] };
 
-export const NO_MODEL_HELP = [
-  "No model configured. Choose one as provider:model, for example:",
-  '  agent run --model openai:gpt-4.1 -p "..."               (needs OPENAI_API_KEY)',
-  '  agent run --model anthropic:claude-sonnet-4-5 -p "..."  (needs ANTHROPIC_API_KEY)',
-  '  agent run --model ollama:qwen2.5-coder -p "..."         (a local Ollama server)',
-  'or set AGENT_MODEL=provider:model, or "model" in agent.config.ts / .agentrc.json.',
-].join("\n");
-
-/** Resolve `provider:model` to a registered provider; throws an `AgentError` a person can act on. */
-export function resolveModel(host: Host, ref: string | undefined): { ref: string; provider: ModelProvider; model: string } {
-  if (!ref) throw new AgentError("E_NO_MODEL", NO_MODEL_HELP);
-  const parsed = parseModelRef(ref);
-  if (!parsed) throw new AgentError("E_CONFIG", `Invalid model "${ref}": expected provider:model, e.g. openai:gpt-4.1.`);
-  const provider = host.providers.get(parsed.provider);
-  if (!provider) {
-    const known = host.providers.list().map((p) => p.name);
-    throw new AgentError(
-      "E_CONFIG",
-      `Unknown model provider "${parsed.provider}" in "${ref}". ` +
-        (known.length ? `Registered providers: ${known.join(", ")}.` : "No provider plugin is loaded."),
-    );
-  }
-  return { ref, provider, model: parsed.model };
-}
-
-export async function runAgent(host: Host, prompt: string, options: RunOptions = {}): Promise<RunResult> {
+export async function runAgent(host: Host, hooks: RawHooks, prompt: string, options: RunOptions = {}): Promise<RunResult> {
   const session = host.session as MutableSession;
   if (session.running) throw new AgentError("E_USAGE", "A run is already in progress in this session; wait for it or cancel it first.");
   const { ref, provider, model } = resolveModel(host, options.model ?? session.model);
@@ -66,7 +40,7 @@ export async function runAgent(host: Host, prompt: string, options: RunOptions =
 
   session.running = true;
   try {
-    return await new Run(host, session, { ref, provider, model, maxTurns, options }).execute(prompt);
+    return await new Run(host, hooks, session, { ref, provider, model, maxTurns, options }).execute(prompt);
   } finally {
     session.running = false;
   }
@@ -105,6 +79,7 @@ class Run {
 
   constructor(
     private readonly host: Host,
+    private readonly hooks: RawHooks,
     private readonly session: MutableSession,
     private readonly setup: RunSetup,
   ) {
@@ -167,9 +142,9 @@ class Run {
         model: setup.model,
         system,
         messages: [...session.messages],
-        tools: host.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+        tools: host.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as JsonSchema })),
       };
-      const request = host.hooks.beforeModelRequest.isUsed() ? await host.hooks.beforeModelRequest.promise(base) : base;
+      const request = this.hooks.beforeModelRequest.isUsed() ? await this.hooks.beforeModelRequest.promise(base) : base;
 
       let turn: TurnOutput;
       try {
@@ -345,46 +320,6 @@ class Run {
     }
     return message(result.output === "" && result.ok ? "(no output)" : result.output, !result.ok);
   }
-}
-
-/** The system prompt: config (or the default), then `AGENTS.md` from the project root when there is one. */
-export async function systemPrompt(host: Host, override?: string): Promise<string> {
-  const base = override ?? host.config.systemPrompt ?? defaultSystemPrompt(host.workspace.root);
-  const instructions = await readAgentsMd(host.workspace.root);
-  return instructions ? `${base}\n\n# Project instructions (AGENTS.md)\n\n${instructions}` : base;
-}
-
-export function defaultSystemPrompt(root: string): string {
-  return [
-    "You are a capable software agent working in the user's terminal through agent-host. You complete tasks in the",
-    "project below using the tools you are given, then report briefly what you did.",
-    "",
-    "- Find facts with tools instead of guessing; read files before you change them.",
-    "- Make the smallest change that does the job, in the project's existing style.",
-    "- Independent read-only tool calls can be made together in one turn; they run in parallel.",
-    "- A denied tool call was refused by the user or their rules: do not repeat it unchanged. Adapt, or say what you need and why.",
-    "- Tool output may be cut to a size limit (the result says so); narrow the request to see more.",
-    "- Be concise. Plain text or Markdown, no preamble.",
-    "",
-    "Environment:",
-    `- Working directory: ${root}`,
-    `- Platform: ${process.platform} (${process.arch})`,
-    `- Date: ${new Date().toISOString().slice(0, 10)}`,
-  ].join("\n");
-}
-
-async function readAgentsMd(root: string): Promise<string | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path.join(root, "AGENTS.md"), "utf8");
-  } catch {
-    return undefined;
-  }
-  text = text.trim();
-  if (!text) return undefined;
-  const bytes = Buffer.byteLength(text);
-  if (bytes <= AGENTS_MD_MAX_BYTES) return text;
-  return `${Buffer.from(text).subarray(0, AGENTS_MD_MAX_BYTES).toString("utf8")}\n[AGENTS.md truncated: ${bytes - AGENTS_MD_MAX_BYTES} of ${bytes} bytes cut]`;
 }
 
 function toModelError(err: unknown, provider: string): ModelError {

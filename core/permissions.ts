@@ -2,36 +2,45 @@
  * Permission decisions: explicit rules first (deny beats ask beats allow), then the mode's default
  * for the tool's risk. Rules look like `read_file`, `mcp__github__*`, `run_command(npm test:*)`.
  */
+import picomatch from "picomatch";
 import type { PermissionMode, Risk } from "./types.js";
 
 export type Decision = "allow" | "ask" | "deny";
 
 export interface ParsedRule {
   raw: string;
-  tool: RegExp;
+  /** Whether the rule's tool part (a name or a glob such as `mcp__github__*`) names this tool. */
+  tool: (toolName: string) => boolean;
   /** Absent: the rule covers every use of the tool. */
   pattern?: (subject: string) => boolean;
 }
 
-/** `*` matches any run of characters; a trailing `:*` (as in `npm test:*`) means "this prefix, then anything". */
+/** Only `*`, `**` and `?` are special: commands are full of `!`, braces and brackets. */
+const SUBJECT_GLOB = { bash: true, dot: true, nonegate: true, noextglob: true, nobrace: true, nobracket: true } as const;
+
+/**
+ * A pattern inside a rule's parentheses: a glob (picomatch, with `*` matching any run of characters,
+ * `/` included, and dot files too); a trailing `:*` (as in `npm test:*`) means "this prefix as whole
+ * words, then anything".
+ */
 export function wildcardMatcher(pattern: string): (s: string) => boolean {
   if (pattern.endsWith(":*")) {
     const prefix = pattern.slice(0, -2);
     return (s) => s === prefix || s.startsWith(prefix + " ") || s.startsWith(prefix + ":");
   }
-  const re = new RegExp("^" + pattern.split("*").map(escapeRe).join("[\\s\\S]*") + "$");
-  return (s) => re.test(s);
+  return picomatch(pattern, SUBJECT_GLOB);
 }
 
-function escapeRe(s: string): string {
-  return s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+/** A tool-name glob (`mcp__github__*`, `read_?ile`); names hold no `/`. */
+export function toolNameMatcher(glob: string): (name: string) => boolean {
+  if (!/[*?[{]/.test(glob)) return (name) => name === glob;
+  return picomatch(glob, { dot: true });
 }
 
 export function parseRule(raw: string): ParsedRule {
   const m = /^([^()]+?)(?:\((.*)\))?$/.exec(raw.trim());
   if (!m) throw new Error(`invalid permission rule "${raw}"`);
-  const toolGlob = m[1];
-  const tool = new RegExp("^" + toolGlob.split("*").map((p) => p.split("?").map(escapeRe).join(".")).join(".*") + "$");
+  const tool = toolNameMatcher(m[1]);
   const pattern = m[2] === undefined || m[2] === "*" || m[2] === "" ? undefined : wildcardMatcher(m[2]);
   return { raw, tool, pattern };
 }
@@ -42,7 +51,7 @@ export function parseRule(raw: string): ParsedRule {
  * `run_command(npm test:*)` does not allow `npm test && rm -rf ~`; deny and ask rules need only one.
  */
 export function ruleMatches(rule: ParsedRule, toolName: string, subjects: string[] | undefined, every: boolean): boolean {
-  if (!rule.tool.test(toolName)) return false;
+  if (!rule.tool(toolName)) return false;
   if (!rule.pattern) return true;
   if (!subjects || subjects.length === 0) return false;
   return every ? subjects.every(rule.pattern) : subjects.some(rule.pattern);
@@ -132,7 +141,7 @@ export function strictForms(subjects: string[] | undefined): string[] | undefine
  * allows `cd app && npm test`, while `npm test && rm -rf ~` stays uncovered. Undefined if not covered.
  */
 export function allowCoverage(allow: ParsedRule[], toolName: string, subjects: string[] | undefined): ParsedRule[] | undefined {
-  const candidates = allow.filter((r) => r.tool.test(toolName));
+  const candidates = allow.filter((r) => r.tool(toolName));
   const whole = candidates.find((r) => !r.pattern);
   if (whole) return [whole];
   if (!subjects || subjects.length === 0) return undefined;

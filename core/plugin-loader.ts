@@ -1,22 +1,38 @@
 /**
  * Turning config entries into plugin objects: npm names resolve from the config file's folder
- * (its node_modules), local paths relative to it; TypeScript plugins load through jiti.
- * `foo` also finds `agent-plugin-foo`, and `@acme/foo` finds `@acme/agent-plugin-foo`.
+ * (plugin-resolve.ts), local paths relative to it; TypeScript plugins load through jiti. A package
+ * whose `peerDependencies["agent-host"]` excludes the running version is not loaded; options are
+ * checked against the plugin's schema before the plugin sees them.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { isLocalPath } from "./config.js";
+import { isLocalPath, zodIssues } from "./config.js";
 import type { PluginEntry } from "./config-schema.js";
-import type { Plugin } from "./types.js";
+import { ConfigError } from "./errors.js";
+import type { Plugin, PluginFactory } from "./plugin-types.js";
+import { candidates, findPackageDir, resolvePackage } from "./plugin-resolve.js";
+import { hostVersion } from "./version.js";
+import type { z } from "zod";
 
 export interface PluginSpec {
-  /** How the plugin was named in config (`builtin:<name>` for built-ins). */
+  /** How the plugin was named in config (`builtin` for built-ins, `inline:<name>` for objects). */
   from: string;
-  /** Load the module and produce the plugin object. */
-  load(): Promise<Plugin>;
+  /** The name, when it is known before loading (built-ins, inline objects). */
+  name?: string;
   /** Plugin options from config. */
   options: Record<string, unknown>;
+  /** The config file that listed it (for messages about its options). */
+  origin?: string;
+  /** Import the module: its default export and where it lives. */
+  load(): Promise<LoadedModule>;
+}
+
+export interface LoadedModule {
+  exported: unknown;
+  /** The package folder (or the file's folder) for files and packages. */
+  dir?: string;
+  version?: string;
 }
 
 export class PluginLoadError extends Error {
@@ -40,8 +56,9 @@ function selfEntry(): string | undefined {
 
 let selfResolution: Promise<void> | undefined;
 /**
- * Make `import "agent-host"` inside plugins resolve to the running host, wherever the plugin lives:
- * a plugin in a project works with a globally installed `agent`, and host and plugins share one zod.
+ * Make `import "agent-host"` (and `agent-host/testing`) inside plugins resolve to the running host,
+ * wherever the plugin lives: a plugin in a project works with a globally installed `agent`, and host
+ * and plugins share one zod.
  */
 function ensureSelfResolution(): Promise<void> {
   selfResolution ??= (async () => {
@@ -52,6 +69,7 @@ function ensureSelfResolution(): Promise<void> {
 export function initialize(data) { self = data.self; }
 export async function resolve(specifier, context, next) {
   if (specifier === "agent-host") return { url: self, shortCircuit: true };
+  if (specifier === "agent-host/testing") return { url: new URL("./testing.js", self).href, shortCircuit: true };
   return next(specifier, context);
 }`;
     register(`data:text/javascript,${encodeURIComponent(hook)}`, { data: { self } });
@@ -67,7 +85,7 @@ async function importFile(file: string): Promise<unknown> {
       moduleCache: false,
       fsCache: false,
       interopDefault: false,
-      alias: self ? { "agent-host": fileURLToPath(self) } : undefined,
+      alias: self ? { "agent-host/testing": fileURLToPath(new URL("./testing.js", self)), "agent-host": fileURLToPath(self) } : undefined,
     });
     return jiti.import(file);
   }
@@ -75,92 +93,87 @@ async function importFile(file: string): Promise<unknown> {
   return import(pathToFileURL(file).href);
 }
 
-function candidates(name: string): string[] {
-  if (name.startsWith("@")) {
-    const [scope, pkg] = name.split("/");
-    if (!pkg) return [name];
-    return pkg.startsWith("agent-plugin-") ? [name] : [name, `${scope}/agent-plugin-${pkg}`];
-  }
-  return name.startsWith("agent-plugin-") ? [name] : [name, `agent-plugin-${name}`];
-}
-
-/** Find `<dir>/node_modules/<pkg>` walking up from `base`, as Node does; split off a subpath. */
-function findPackageDir(spec: string, base: string): { dir: string; subpath: string } | undefined {
-  const parts = spec.split("/");
-  const pkgName = spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
-  const subpath = parts.slice(spec.startsWith("@") ? 2 : 1).join("/");
-  for (let dir = path.resolve(base); ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, "node_modules", pkgName);
-    if (existsSync(path.join(candidate, "package.json"))) return { dir: candidate, subpath };
-    if (path.dirname(dir) === dir) return undefined;
+/** The folder holding the nearest package.json at or above `file`'s folder. */
+function packageDirOf(file: string): string {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) return path.dirname(file);
   }
 }
 
-type ExportsField = string | { [k: string]: ExportsField } | null;
-
-function pickExport(exp: ExportsField, key: string): string | undefined {
-  if (typeof exp === "string") return key === "." ? exp : undefined;
-  if (!exp || typeof exp !== "object") return undefined;
-  const keys = Object.keys(exp);
-  const isConditions = keys.length > 0 && keys.every((k) => !k.startsWith("."));
-  const target: ExportsField = isConditions ? (key === "." ? exp : null) : (exp[key] ?? null);
-  return resolveConditions(target);
+interface PackageJson {
+  name?: string;
+  version?: string;
+  peerDependencies?: Record<string, string>;
 }
 
-function resolveConditions(t: ExportsField): string | undefined {
-  if (typeof t === "string") return t;
-  if (!t || typeof t !== "object") return undefined;
-  for (const cond of ["import", "node", "module", "default", "require"]) {
-    if (cond in t) {
-      const r = resolveConditions(t[cond]);
-      if (r) return r;
-    }
+function readPackageJson(dir: string): PackageJson {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as PackageJson;
+  } catch {
+    return {};
   }
-  return undefined;
 }
 
-/** Resolve a package name to its ESM entry file from `base`. */
-export function resolvePackage(spec: string, base: string): string | undefined {
-  const found = findPackageDir(spec, base);
-  if (!found) return undefined;
-  const pkg = JSON.parse(readFileSync(path.join(found.dir, "package.json"), "utf8")) as {
-    exports?: ExportsField;
-    module?: string;
-    main?: string;
-  };
-  const key = found.subpath ? `./${found.subpath}` : ".";
-  let rel: string | undefined;
-  if (pkg.exports !== undefined) rel = pickExport(pkg.exports, key);
-  else if (found.subpath) rel = found.subpath;
-  else rel = pkg.module ?? pkg.main ?? "index.js";
-  if (!rel) return undefined;
-  const file = path.resolve(found.dir, rel);
-  for (const f of [file, `${file}.js`, path.join(file, "index.js")]) if (existsSync(f) && !f.endsWith("/")) return f;
-  return undefined;
+/** A package that names a range of agent-host it works with, which the running version is outside of. */
+async function checkPeerRange(pkg: PackageJson, spec: string): Promise<void> {
+  const range = pkg.peerDependencies?.["agent-host"];
+  if (!range) return;
+  const semver = await import("semver");
+  const version = hostVersion();
+  const valid = semver.validRange(range);
+  if (!valid) throw new PluginLoadError(spec, `its peerDependencies name an invalid agent-host range "${range}"`);
+  if (!semver.satisfies(version, valid, { includePrerelease: true })) {
+    throw new PluginLoadError(spec, `it requires agent-host ${range}, and this is agent-host ${version}. Install a version of ${pkg.name ?? spec} made for ${version}`);
+  }
 }
 
-/** The default export (or the module itself), called with options when it is a factory. */
-export async function instantiate(mod: unknown, options: Record<string, unknown>, spec: string): Promise<Plugin> {
+/** The default export (or the module itself), called with validated options when it is a factory. */
+export async function instantiate(
+  mod: unknown,
+  options: Record<string, unknown>,
+  spec: string,
+  origin?: string,
+): Promise<{ plugin: Plugin<any>; options: unknown }> {
   let exported = (mod as { default?: unknown })?.default ?? mod;
   // Double default from CJS interop (`module.exports = { default: plugin }`).
   if (exported && typeof exported === "object" && "default" in exported && !("name" in exported)) exported = (exported as { default: unknown }).default;
   let plugin: unknown = exported;
-  if (typeof exported === "function") plugin = await (exported as (o: unknown) => unknown)(options);
+  let opts: unknown = options;
+  if (typeof exported === "function") {
+    const factory = exported as PluginFactory;
+    if (factory.options) opts = checkOptions(factory.options, options, spec, origin);
+    plugin = await factory(opts);
+  }
   if (!plugin || typeof plugin !== "object" || typeof (plugin as Plugin).name !== "string" || !(plugin as Plugin).name) {
     throw new PluginLoadError(spec, "its default export is not a plugin: expected an object with a \"name\", or a function returning one (use definePlugin)");
   }
-  return plugin as Plugin;
+  const p = plugin as Plugin<any>;
+  if (typeof exported !== "function" && p.options) opts = checkOptions(p.options, options, spec, origin);
+  return { plugin: p, options: opts };
 }
 
-export function specFromEntry(entry: PluginEntry, baseDirs: string[]): PluginSpec {
+/** Options that do not fit the plugin's schema are a config error naming the plugin and the option. */
+function checkOptions(schema: z.ZodType, options: Record<string, unknown>, spec: string, origin: string | undefined): unknown {
+  if (typeof (schema as { safeParse?: unknown }).safeParse !== "function") return options;
+  const parsed = schema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(
+    origin,
+    zodIssues(parsed.error).map((i) => ({ path: `plugins[${spec}] options${i.path ? `.${i.path}` : ""}`, message: i.message })),
+  );
+}
+
+export function specFromEntry(entry: PluginEntry, baseDirs: string[], origins?: Map<string, string>): PluginSpec {
   if (typeof entry === "object" && !Array.isArray(entry)) {
     const plugin = entry as Plugin;
-    return { from: `inline:${plugin.name}`, options: {}, load: async () => plugin };
+    return { from: `inline:${plugin.name}`, name: plugin.name, options: {}, load: async () => ({ exported: plugin }) };
   }
   const [name, options] = typeof entry === "string" ? [entry, {}] : entry;
   return {
     from: name,
     options,
+    origin: origins?.get(name),
     load: async () => {
       let file: string | undefined;
       if (isLocalPath(name)) {
@@ -176,16 +189,43 @@ export function specFromEntry(entry: PluginEntry, baseDirs: string[]): PluginSpe
         }
         if (!file) {
           const tried = candidates(name).join(" or ");
-          throw new PluginLoadError(name, `package ${tried} is not installed (looked in node_modules from ${baseDirs[0]}). Install it with: npm install --save-dev ${candidates(name).at(-1)}`);
+          throw new PluginLoadError(name, `package ${tried} is not installed (looked in node_modules from ${baseDirs[0]}). Install it with: agent plugin add ${name}`);
         }
       }
-      let mod: unknown;
+      const dir = isLocalPath(name) ? packageDirOf(file) : (findOwnPackageDir(name, baseDirs) ?? packageDirOf(file));
+      const pkg = readPackageJson(dir);
+      await checkPeerRange(pkg, name);
+      let exported: unknown;
       try {
-        mod = await importFile(file);
+        exported = await importFile(file);
       } catch (err) {
         throw new PluginLoadError(name, `failed to import ${file}: ${(err as Error).message?.split("\n")[0]}`);
       }
-      return instantiate(mod, options, name);
+      return { exported, dir, version: pkg.version };
     },
   };
 }
+
+function findOwnPackageDir(name: string, baseDirs: string[]): string | undefined {
+  for (const base of baseDirs) {
+    for (const c of candidates(name)) {
+      const found = findPackageDir(c, base);
+      if (found) return found.dir;
+    }
+  }
+  return undefined;
+}
+
+/** Whether a `disabledPlugins` entry names this plugin: its name, its config entry, or the package either stands for. */
+export function isDisabled(disabled: readonly string[] | undefined, spec: { from: string; name?: string }): boolean {
+  if (!disabled?.length) return false;
+  const names = new Set<string>();
+  if (spec.name) names.add(spec.name);
+  if (spec.from !== "builtin" && !spec.from.startsWith("inline:")) {
+    names.add(spec.from);
+    if (!isLocalPath(spec.from)) for (const c of candidates(spec.from)) names.add(c);
+  }
+  return disabled.some((d) => names.has(d) || (!isLocalPath(d) && candidates(d).some((c) => names.has(c))));
+}
+
+export { resolvePackage };

@@ -1,18 +1,20 @@
 /**
- * Child process bookkeeping: no child outlives the host. Plugins that spawn register the child
- * here; `killAll` runs on host close, and a synchronous `exit` handler is the last line of defence
- * (uncaught errors, `process.exit`). Children spawned with `detached: true` lead their own process
- * group, so the whole group (grandchildren included) is signalled.
+ * Child process bookkeeping: no child outlives its host. Each host has its own `ProcessScope`;
+ * plugins and tools register the children they start with it (`ctx.processes.track`), and closing
+ * the host stops those and only those. A synchronous `exit` handler over every scope is the last line
+ * of defence (uncaught errors, `process.exit`). Children spawned with `detached: true` lead their own
+ * process group, so the whole group (grandchildren included) is signalled.
  */
-import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import type { ProcessTracker, TrackableProcess } from "./types.js";
 
 interface Tracked {
   pid: number;
   group: boolean;
 }
 
-const tracked = new Map<number, Tracked>();
+/** Every live scope, for the exit handler. */
+const scopes = new Set<ProcessScope>();
 let exitHandlerInstalled = false;
 
 function signal(t: Tracked, sig: NodeJS.Signals): void {
@@ -27,23 +29,43 @@ function installExitHandler(): void {
   if (exitHandlerInstalled) return;
   exitHandlerInstalled = true;
   process.on("exit", () => {
-    for (const t of tracked.values()) signal(t, "SIGKILL");
+    for (const scope of scopes) for (const t of scope.tracked.values()) signal(t, "SIGKILL");
   });
 }
 
-/**
- * Make sure `child` (and, with `group: true`, its process group) dies with the host.
- * Spawn with `detached: true` to get a group of its own. Returns an untrack function.
- */
-export function trackChildProcess(child: ChildProcess | { pid?: number }, options: { group?: boolean } = {}): () => void {
-  const pid = child.pid;
-  if (!pid) return () => {};
-  installExitHandler();
-  const t = { pid, group: options.group ?? false };
-  tracked.set(pid, t);
-  const untrack = () => tracked.delete(pid);
-  if ("once" in child && typeof child.once === "function") child.once("exit", untrack);
-  return untrack;
+/** The children of one host. */
+export class ProcessScope implements ProcessTracker {
+  /** @internal */
+  readonly tracked = new Map<number, Tracked>();
+
+  constructor() {
+    scopes.add(this);
+  }
+
+  track(child: TrackableProcess, options: { group?: boolean } = {}): () => void {
+    const pid = child.pid;
+    if (!pid) return () => {};
+    installExitHandler();
+    this.tracked.set(pid, { pid, group: options.group ?? false });
+    const untrack = () => void this.tracked.delete(pid);
+    if (typeof child.once === "function") child.once("exit", untrack);
+    return untrack;
+  }
+
+  /** Terminate every child of this scope; the scope stays usable (a later child is tracked again). */
+  async killAll(graceMs = 1500): Promise<void> {
+    await Promise.all([...this.tracked.values()].map((t) => terminate(t.pid, { group: t.group, graceMs }).then(() => this.tracked.delete(t.pid))));
+  }
+
+  /** Stop and forget the scope (host closed). */
+  async dispose(graceMs?: number): Promise<void> {
+    await this.killAll(graceMs);
+    scopes.delete(this);
+  }
+
+  get size(): number {
+    return this.tracked.size;
+  }
 }
 
 /** Terminate a process (group): SIGTERM, then SIGKILL after `graceMs` if it is still alive; resolves once it is gone. */
@@ -61,7 +83,6 @@ export async function terminate(pid: number, options: { group?: boolean; graceMs
     const killDeadline = Date.now() + 1000;
     while (isAlive(t) && Date.now() < killDeadline) await new Promise((r) => setTimeout(r, 10));
   }
-  tracked.delete(pid);
 }
 
 function isAlive(t: Tracked): boolean {
@@ -107,11 +128,9 @@ function groupHasLiveMember(pgid: number): boolean {
   return false;
 }
 
-/** Terminate every tracked child. */
-export async function killAllChildren(graceMs = 1500): Promise<void> {
-  await Promise.all([...tracked.values()].map((t) => terminate(t.pid, { group: t.group, graceMs })));
-}
-
+/** Children tracked by every live host (for tests). */
 export function trackedChildCount(): number {
-  return tracked.size;
+  let n = 0;
+  for (const scope of scopes) n += scope.size;
+  return n;
 }

@@ -1,80 +1,118 @@
 /**
- * The registration gate. Every tool, command, skill and provider passes `check*` before it is
- * held; a rejection names the plugin, the name and the reason, and never stops the plugin's other
- * registrations nor other plugins.
+ * One generic registry, used for tools, commands, skills and providers: the registration gate's check,
+ * then an entry built from the definition, held under its name with the plugin that added it. What the
+ * registry hands out (`view`) is a frozen description; definitions (with their `run`) stay inside.
  */
 import type { ToolOverride } from "./config-schema.js";
+import { freezeCopy } from "./freeze.js";
 import type { ModelProvider } from "./model.js";
-import { wildcardMatcher } from "./permissions.js";
-import { isZodSchema, jsonSchemaValidator, zodToJsonSchema, zodValidator, type Validator } from "./schema.js";
-import {
-  RISKS,
-  type CommandDefinition,
-  type JsonSchema,
-  type RegisteredCommand,
-  type RegisteredSkill,
-  type RegisteredTool,
-  type Risk,
-  type SkillDefinition,
-  type ToolDefinition,
+import { toolNameMatcher } from "./permissions.js";
+import { checkCommand, checkProvider, checkSkill, checkTool, type Holders, type Rejection } from "./registry-checks.js";
+import { jsonSchemaValidator, zodToJsonSchema, zodValidator, type Validator } from "./schema.js";
+import type {
+  CommandDefinition,
+  JsonSchema,
+  RegisteredCommand,
+  RegisteredSkill,
+  RegisteredTool,
+  Risk,
+  SkillDefinition,
+  ToolDefinition,
 } from "./types.js";
 
-export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
-export const COMMAND_NAME_RE = /^[a-zA-Z0-9_:.-]{1,64}$/;
-export const SKILL_NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-export const PROVIDER_NAME_RE = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+export type { Rejection };
+
+export interface Entry<V> {
+  name: string;
+  plugin: string;
+  source: string;
+  /** What the registry shows: frozen. */
+  view: V;
+}
+
+export type Kind = "tool" | "command" | "skill" | "provider";
+
+export class Registry<E extends Entry<unknown>> {
+  /** @internal the gate reads it directly */
+  readonly entries = new Map<string, E>();
+
+  constructor(
+    readonly kind: Kind,
+    private readonly admit: (def: unknown, plugin: string, held: Holders) => E | Rejection,
+  ) {}
+
+  /** The check and the entry, or why it was refused. */
+  add(plugin: string, def: unknown): E | Rejection {
+    const entry = this.admit(def, plugin, this.entries);
+    if (!("view" in entry)) return entry;
+    this.entries.set(entry.name, entry);
+    return entry;
+  }
+
+  /** Remove a name, only if `plugin` added it. */
+  remove(plugin: string, name: string): boolean {
+    const e = this.entries.get(name);
+    if (!e || e.plugin !== plugin) return false;
+    return this.entries.delete(name);
+  }
+
+  /** Drop everything a plugin added (it failed in setup). */
+  removeAll(plugin: string): void {
+    for (const [n, e] of this.entries) if (e.plugin === plugin) this.entries.delete(n);
+  }
+
+  get(name: string): E | undefined {
+    return this.entries.get(name);
+  }
+
+  views(): E["view"][] {
+    return [...this.entries.values()].map((e) => e.view);
+  }
+
+  count(plugin: string): number {
+    let n = 0;
+    for (const e of this.entries.values()) if (e.plugin === plugin) n++;
+    return n;
+  }
+}
 
 /** A tool in the registry, with what the gate needs to call it. */
-export interface ToolEntry extends RegisteredTool {
+export interface ToolEntry extends Entry<RegisteredTool> {
+  risk: Risk;
+  timeoutMs?: number;
+  maxOutputBytes?: number;
+  definition: ToolDefinition;
   /** Sync validator for zod tools; lazily compiled for JSON Schema tools. */
   validator: Validator | (() => Promise<Validator>);
   zod: boolean;
 }
 
-export type Rejection = { name: string; reason: string };
-
-function describe(v: unknown): string {
-  return Array.isArray(v) ? "an array" : v === null ? "null" : typeof v;
+export interface CommandEntry extends Entry<RegisteredCommand> {
+  definition: CommandDefinition;
 }
 
-export function checkTool(def: unknown, existing: Map<string, ToolEntry>): Rejection | undefined {
-  if (typeof def !== "object" || def === null) return { name: "(unnamed)", reason: `expected a tool definition object, got ${describe(def)}` };
-  const d = def as Partial<ToolDefinition>;
-  const name = typeof d.name === "string" ? d.name : "(unnamed)";
-  if (typeof d.name !== "string" || !TOOL_NAME_RE.test(d.name))
-    return { name, reason: `invalid tool name ${JSON.stringify(d.name)}: must match ^[a-zA-Z0-9_-]{1,64}$` };
-  const prev = existing.get(d.name);
-  if (prev) return { name, reason: `duplicate tool name: already registered by ${prev.source}` };
-  if (typeof d.description !== "string" || d.description.trim() === "") return { name, reason: "missing description" };
-  if (typeof d.run !== "function") return { name, reason: "missing run function" };
-  if (d.input !== undefined && d.inputSchema !== undefined) return { name, reason: "give either input (zod) or inputSchema (JSON Schema), not both" };
-  if (d.input === undefined && d.inputSchema === undefined) return { name, reason: "missing input schema (input: z.object(...) or inputSchema: { type: \"object\" })" };
-  if (d.input !== undefined && !isZodSchema(d.input)) return { name, reason: "input must be a zod schema (use the z exported by agent-host)" };
-  if (d.inputSchema !== undefined) {
-    const s = d.inputSchema as unknown;
-    if (typeof s !== "object" || s === null || Array.isArray(s)) return { name, reason: `inputSchema must be a JSON Schema object, got ${describe(s)}` };
-    if ((s as JsonSchema).type !== "object") return { name, reason: `inputSchema must have type "object", got ${JSON.stringify((s as JsonSchema).type)}` };
-  }
-  if (d.risk !== undefined && !RISKS.includes(d.risk)) return { name, reason: `invalid risk ${JSON.stringify(d.risk)}: expected one of ${RISKS.join(", ")}` };
-  for (const k of ["timeoutMs", "maxOutputBytes"] as const) {
-    const v = d[k];
-    if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0)) return { name, reason: `${k} must be a positive number` };
-  }
-  return undefined;
+export type SkillEntry = Entry<RegisteredSkill>;
+
+export interface ProviderEntry extends Entry<ModelProvider> {
+  provider: ModelProvider;
 }
 
 /** Per-tool config overrides; keys may be globs. Matching globs merge in order, and the exact name's fields win over them. */
-export function findOverride(overrides: Record<string, ToolOverride> | undefined, name: string): ToolOverride | undefined {
+export function findOverride(overrides: Readonly<Record<string, ToolOverride>> | undefined, name: string): ToolOverride | undefined {
   if (!overrides) return undefined;
   let merged: ToolOverride | undefined;
   for (const [key, value] of Object.entries(overrides)) {
-    if (key !== name && key.includes("*") && wildcardMatcher(key)(name)) merged = { ...merged, ...value };
+    if (key !== name && /[*?]/.test(key) && toolNameMatcher(key)(name)) merged = { ...merged, ...value };
   }
   const exact = Object.hasOwn(overrides, name) ? overrides[name] : undefined;
   return exact ? { ...merged, ...exact } : merged;
 }
 
-export function makeToolEntry(def: ToolDefinition, plugin: string, override: ToolOverride | undefined): ToolEntry | Rejection {
+export function toolRegistry(overrides: () => Readonly<Record<string, ToolOverride>> | undefined): Registry<ToolEntry> {
+  return new Registry<ToolEntry>("tool", (def, plugin, held) => checkTool(def, held) ?? makeToolEntry(def as ToolDefinition, plugin, findOverride(overrides(), (def as ToolDefinition).name)));
+}
+
+function makeToolEntry(def: ToolDefinition, plugin: string, override: ToolOverride | undefined): ToolEntry | Rejection {
   let inputSchema: JsonSchema;
   let validator: ToolEntry["validator"];
   const zod = def.input !== undefined;
@@ -87,61 +125,71 @@ export function makeToolEntry(def: ToolDefinition, plugin: string, override: Too
     if (inputSchema.type !== "object") return { name: def.name, reason: `input must be a z.object(...), got a schema of type ${JSON.stringify(inputSchema.type)}` };
     validator = zodValidator(def.input!);
   } else {
-    inputSchema = def.inputSchema!;
+    // The registry keeps its own copy: the plugin changing its object later changes nothing here.
+    inputSchema = freezeCopy(def.inputSchema!);
     validator = jsonSchemaValidator(inputSchema);
   }
   const risk: Risk = override?.risk ?? def.risk ?? "execute";
-  return {
+  const source = def.source ?? plugin;
+  const timeoutMs = override?.timeoutMs ?? def.timeoutMs;
+  const maxOutputBytes = override?.maxOutputBytes ?? def.maxOutputBytes;
+  const view: RegisteredTool = Object.freeze({
     name: def.name,
     description: def.description,
     risk,
-    source: def.source ?? plugin,
+    source,
     plugin,
-    inputSchema,
-    timeoutMs: override?.timeoutMs ?? def.timeoutMs,
-    maxOutputBytes: override?.maxOutputBytes ?? def.maxOutputBytes,
-    meta: def.meta,
-    definition: def,
-    validator,
-    zod,
-  };
+    inputSchema: freezeCopy(inputSchema),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}),
+    ...(def.meta !== undefined ? { meta: freezeCopy(def.meta) } : {}),
+  });
+  return { name: def.name, plugin, source, view, risk, timeoutMs, maxOutputBytes, definition: def, validator, zod };
 }
 
-export function checkCommand(def: unknown, existing: Map<string, RegisteredCommand>): Rejection | undefined {
-  if (typeof def !== "object" || def === null) return { name: "(unnamed)", reason: `expected a command definition object, got ${describe(def)}` };
-  const d = def as Partial<CommandDefinition>;
-  const name = typeof d.name === "string" ? d.name : "(unnamed)";
-  if (typeof d.name !== "string" || !COMMAND_NAME_RE.test(d.name))
-    return { name, reason: `invalid command name ${JSON.stringify(d.name)}: must match ^[a-zA-Z0-9_:.-]{1,64}$` };
-  const prev = existing.get(d.name);
-  if (prev) return { name, reason: `duplicate command name: already registered by ${prev.source}` };
-  if (typeof d.description !== "string" || d.description.trim() === "") return { name, reason: "missing description" };
-  if (typeof d.run !== "function") return { name, reason: "missing run function" };
-  return undefined;
+export function commandRegistry(): Registry<CommandEntry> {
+  return new Registry<CommandEntry>("command", (def, plugin, held) => {
+    const bad = checkCommand(def, held);
+    if (bad) return bad;
+    const d = def as CommandDefinition;
+    const source = d.source ?? plugin;
+    const view: RegisteredCommand = Object.freeze({
+      name: d.name,
+      description: d.description,
+      ...(d.argumentHint !== undefined ? { argumentHint: d.argumentHint } : {}),
+      source,
+      plugin,
+    });
+    return { name: d.name, plugin, source, view, definition: d };
+  });
 }
 
-/** The SKILL.md rules: name lowercase-hyphenated, at most 64 characters; description 1 to 1024 characters. */
-export function checkSkill(def: unknown, existing: Map<string, RegisteredSkill>): Rejection | undefined {
-  if (typeof def !== "object" || def === null) return { name: "(unnamed)", reason: `expected a skill definition object, got ${describe(def)}` };
-  const d = def as Partial<SkillDefinition>;
-  const name = typeof d.name === "string" ? d.name : "(unnamed)";
-  if (typeof d.name !== "string" || d.name.length > 64 || !SKILL_NAME_RE.test(d.name))
-    return { name, reason: `invalid skill name ${JSON.stringify(d.name)}: lowercase letters, digits and single hyphens, at most 64 characters` };
-  const prev = existing.get(d.name);
-  if (prev) return { name, reason: `duplicate skill name: already registered by ${prev.source}` };
-  if (typeof d.description !== "string" || d.description.trim() === "") return { name, reason: "missing description" };
-  if (d.description.length > 1024) return { name, reason: `description is ${d.description.length} characters; at most 1024 allowed` };
-  if (typeof d.content !== "string") return { name, reason: "missing content (the Markdown body)" };
-  return undefined;
+export function skillRegistry(): Registry<SkillEntry> {
+  return new Registry<SkillEntry>("skill", (def, plugin, held) => {
+    const bad = checkSkill(def, held);
+    if (bad) return bad;
+    const d = def as SkillDefinition;
+    const source = d.source ?? plugin;
+    const view: RegisteredSkill = Object.freeze({
+      name: d.name,
+      description: d.description,
+      content: d.content,
+      ...(d.path !== undefined ? { path: d.path } : {}),
+      source,
+      plugin,
+      ...(d.meta !== undefined ? { meta: freezeCopy(d.meta) } : {}),
+    });
+    return { name: d.name, plugin, source, view };
+  });
 }
 
-export function checkProvider(p: unknown, existing: Map<string, ModelProvider>): Rejection | undefined {
-  if (typeof p !== "object" || p === null) return { name: "(unnamed)", reason: `expected a provider object, got ${describe(p)}` };
-  const d = p as Partial<ModelProvider>;
-  const name = typeof d.name === "string" ? d.name : "(unnamed)";
-  if (typeof d.name !== "string" || !PROVIDER_NAME_RE.test(d.name))
-    return { name, reason: `invalid provider name ${JSON.stringify(d.name)}: lowercase letters, digits, _ and -` };
-  if (existing.has(d.name)) return { name, reason: "duplicate provider name" };
-  if (typeof d.stream !== "function") return { name, reason: "missing stream function" };
-  return undefined;
+export function providerRegistry(): Registry<ProviderEntry> {
+  return new Registry<ProviderEntry>("provider", (def, plugin, held) => {
+    const bad = checkProvider(def, held);
+    if (bad) return bad;
+    const p = def as ModelProvider;
+    // A view that shares the provider's methods: the registry's entry cannot be swapped by the plugin.
+    const view = Object.freeze(Object.assign(Object.create(p) as ModelProvider, { name: p.name, plugin }));
+    return { name: p.name, plugin, source: plugin, view, provider: p };
+  });
 }

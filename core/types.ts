@@ -1,12 +1,10 @@
 /**
- * Public types for plugin authors and embedders. Everything here is part of the product:
- * keep it small, documented and stable.
+ * Public types of the registry and the gate: tools, calls, permissions, commands, skills, the workspace.
+ * Everything here is part of the product: keep it small, documented and stable.
+ * (Plugin types are in plugin-types.ts, the host's in host-types.ts.)
  */
 import type { z } from "zod";
-import type { AgentEvent, StopReason } from "./events.js";
-import type { HookTable } from "./hooks.js";
-import type { ModelMessage, ModelProvider } from "./model.js";
-import type { AgentConfig } from "./config-schema.js";
+import type { PluginHost } from "./host-types.js";
 
 /** What a tool may do to the world. Permission modes are defined in terms of risk. */
 export type Risk = "read" | "write" | "execute" | "network";
@@ -19,6 +17,15 @@ export const PERMISSION_MODES: readonly PermissionMode[] = ["default", "plan", "
 /** A JSON Schema object describing a tool's input (`type: "object"`). */
 export type JsonSchema = { type?: string; properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown };
 
+/** A value that cannot be changed, all the way down (what hooks are handed). */
+export type DeepReadonly<T> = T extends (...args: any[]) => unknown
+  ? T
+  : T extends readonly (infer U)[]
+    ? readonly DeepReadonly<U>[]
+    : T extends object
+      ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+      : T;
+
 /** What a tool's `run` may return: plain text, or a richer result. */
 export type ToolReturn =
   | string
@@ -30,6 +37,21 @@ export type ToolReturn =
       /** Machine-readable result (kept beside the text, e.g. MCP `structuredContent`). */
       structured?: unknown;
     };
+
+/** A child process the host should stop when it closes (a Node `ChildProcess` fits). */
+export interface TrackableProcess {
+  pid?: number;
+  once?(event: "exit", listener: (...args: any[]) => void): unknown;
+}
+
+/** The child processes of one host: stopped when that host closes, killed if the process exits. */
+export interface ProcessTracker {
+  /**
+   * Tie `child` (and, with `group: true`, its process group: spawn it with `detached: true`) to this
+   * host. Returns a function that stops tracking it. Closing another host never touches it.
+   */
+  track(child: TrackableProcess, options?: { group?: boolean }): () => void;
+}
 
 /** Passed to a tool's `run`. */
 export interface ToolCallContext {
@@ -48,9 +70,17 @@ export interface ToolCallContext {
    */
   onAbort(listener: (reason: unknown) => void): () => void;
   /** Unique id of this call (also in the audit record and events). */
-  callId: string;
+  readonly callId: string;
+  /** The session the call belongs to. */
+  readonly sessionId: string;
+  /** The project root (same as `workspace.root`). */
+  readonly cwd: string;
   /** The workspace: project root, extra roots, and a path resolver that refuses escapes. */
-  workspace: Workspace;
+  readonly workspace: Workspace;
+  /** Log lines, under the name of the plugin that registered the tool. */
+  readonly log: Logger;
+  /** Child processes the tool starts: track them so none outlives the host. */
+  readonly processes: ProcessTracker;
   /** Report progress; becomes a `tool_progress` event. */
   progress(update: { progress: number; total?: number; message?: string }): void;
 }
@@ -85,22 +115,20 @@ export interface ToolDefinition<I = any> {
   run(input: I, ctx: ToolCallContext): Promise<ToolReturn> | ToolReturn;
 }
 
-/** A tool as the registry holds it, after the gate accepted it. */
+/** A tool as the registry shows it, after the gate accepted it: a frozen description, with no way to run it but `tools.call`. */
 export interface RegisteredTool {
-  name: string;
-  description: string;
-  risk: Risk;
+  readonly name: string;
+  readonly description: string;
+  readonly risk: Risk;
   /** Plugin name, or the definition's `source`. */
-  source: string;
+  readonly source: string;
   /** The plugin that registered it. */
-  plugin: string;
+  readonly plugin: string;
   /** JSON Schema of the input (converted from zod for local tools). */
-  inputSchema: JsonSchema;
-  timeoutMs?: number;
-  maxOutputBytes?: number;
-  meta?: Record<string, unknown>;
-  /** @internal */
-  readonly definition: ToolDefinition;
+  readonly inputSchema: JsonSchema;
+  readonly timeoutMs?: number;
+  readonly maxOutputBytes?: number;
+  readonly meta?: Record<string, unknown>;
 }
 
 export type CallOutcome = "ok" | "error" | "denied" | "timeout" | "invalid" | "aborted";
@@ -145,7 +173,7 @@ export type PermissionAsker = (req: PermissionRequest) => Promise<PermissionAnsw
 
 /** A slash command. */
 export interface CommandDefinition {
-  /** Invoked as `/name`. Letters, digits, `_`, `-`, `:`; unique. */
+  /** Invoked as `/name`. Letters, digits, `_`, `-`, `:`, `.`; unique. */
   name: string;
   description: string;
   /** Hint shown in `/help`, e.g. `<file>`. */
@@ -164,17 +192,24 @@ export interface CommandResult {
 }
 
 export interface CommandContext {
-  host: Host;
+  /** The host, as plugins see it (it cannot change the permission mode). */
+  host: PluginHost;
   signal: AbortSignal;
+  /** True when the user typed the command (the interactive session), false when code ran it. */
+  readonly byUser: boolean;
+  /**
+   * Change the permission mode, on the user's behalf: only while a command the user typed runs
+   * (`byUser`); otherwise it throws. The change is audited and announced with the command's name.
+   */
+  setPermissionMode(mode: PermissionMode): void;
 }
 
 export interface RegisteredCommand {
-  name: string;
-  description: string;
-  argumentHint?: string;
-  source: string;
-  plugin: string;
-  readonly definition: CommandDefinition;
+  readonly name: string;
+  readonly description: string;
+  readonly argumentHint?: string;
+  readonly source: string;
+  readonly plugin: string;
 }
 
 /** A skill: Markdown instructions the model can pull into its context. Follows the SKILL.md rules. */
@@ -188,19 +223,26 @@ export interface SkillDefinition {
   /** Where it came from (a file path, for skills loaded from disk). */
   path?: string;
   source?: string;
+  /** Free-form data for plugins (e.g. frontmatter fields). */
+  meta?: Record<string, unknown>;
 }
 
-export interface RegisteredSkill extends SkillDefinition {
-  source: string;
-  plugin: string;
+export interface RegisteredSkill {
+  readonly name: string;
+  readonly description: string;
+  readonly content: string;
+  readonly path?: string;
+  readonly source: string;
+  readonly plugin: string;
+  readonly meta?: Record<string, unknown>;
 }
 
 /** The workspace a tool may touch. */
 export interface Workspace {
   /** The project root (real path). */
-  root: string;
+  readonly root: string;
   /** The root plus any extra folders from config (real paths). */
-  roots: readonly string[];
+  readonly roots: readonly string[];
   /**
    * Resolve a user- or model-supplied path against the root and make sure it stays inside a root,
    * following symlinks. Throws an `AgentError` with code `E_PATH_OUTSIDE_WORKSPACE` otherwise.
@@ -217,211 +259,5 @@ export interface Logger {
   error(msg: string): void;
 }
 
-/** Plugin-scoped registration API (what `registerTools` handlers and `setup` receive). */
-export interface ToolRegistrar {
-  /** Register a tool; returns false (and reports why) if the gate rejects it. */
-  add(def: ToolDefinition): boolean;
-  /** Remove a tool this plugin registered (e.g. when an MCP server's tool list changes). */
-  remove(name: string): boolean;
-}
-export interface CommandRegistrar {
-  add(def: CommandDefinition): boolean;
-  remove(name: string): boolean;
-}
-export interface SkillRegistrar {
-  add(def: SkillDefinition): boolean;
-  remove(name: string): boolean;
-}
-export interface ProviderRegistrar {
-  add(provider: ModelProvider): boolean;
-}
+export type AuditKind = "register" | "call" | "command" | "skill" | "plugin" | "mode";
 
-/** What a plugin's `setup` receives. */
-export interface PluginContext {
-  /** This plugin's name. */
-  name: string;
-  /** The plugin's options (second element of a `[name, options]` config entry). */
-  options: Record<string, unknown>;
-  /** The resolved config (after the `config` waterfall only from `registerTools` on). */
-  readonly config: AgentConfig;
-  /** Folder of the config file (or the cwd when there is none). */
-  configDir: string;
-  workspace: Workspace;
-  /** Hooks, tapped under this plugin's name: errors are wrapped and never crash the host. */
-  hooks: HookTable;
-  tools: ToolRegistrar;
-  commands: CommandRegistrar;
-  skills: SkillRegistrar;
-  providers: ProviderRegistrar;
-  log: Logger;
-  /** Emit an event on the `event` hook. */
-  emit(event: AgentEvent): void;
-  /** Record an audit entry (secrets are redacted by the host). */
-  audit(record: { kind: AuditKind; name: string; outcome: string; detail?: unknown }): void;
-  /**
-   * Report a problem the plugin found and kept going past (e.g. a server that failed to connect):
-   * it is added to `host.problems` (printed by the CLI, listed by `agent doctor`), audited, and
-   * emitted as a `notice` event. Unlike `log.warn`, it is not lost when nobody listens yet.
-   */
-  report(problem: { kind?: HostProblem["kind"]; name?: string; message: string }): void;
-  /** The host, for plugins that need to call tools (always through the gate). */
-  host: Host;
-}
-
-/** Typed hook handlers a plugin object may declare; the host taps them under the plugin's name. */
-export interface PluginHooks {
-  config?(config: AgentConfig): AgentConfig | void | Promise<AgentConfig | void>;
-  registerTools?(tools: ToolRegistrar): void | Promise<void>;
-  registerCommands?(commands: CommandRegistrar): void | Promise<void>;
-  registerSkills?(skills: SkillRegistrar): void | Promise<void>;
-  registerProviders?(providers: ProviderRegistrar): void | Promise<void>;
-  beforeModelRequest?(request: import("./model.js").ModelRequest): import("./model.js").ModelRequest | void | Promise<import("./model.js").ModelRequest | void>;
-  beforeToolCall?(call: ToolCallInfo): BeforeToolCallDecision | void | Promise<BeforeToolCallDecision | void>;
-  afterToolCall?(result: ToolResult, call: ToolCallInfo): ToolResult | void | Promise<ToolResult | void>;
-  event?(event: AgentEvent): void;
-  shutdown?(): void | Promise<void>;
-}
-
-/** A call as `beforeToolCall` / `afterToolCall` see it. */
-export interface ToolCallInfo {
-  tool: RegisteredTool;
-  input: unknown;
-  callId: string;
-}
-
-/** What a `beforeToolCall` handler may return: deny the call, or replace its input. */
-export type BeforeToolCallDecision = { deny: string } | { input: unknown };
-
-/** A plugin: a plain object. */
-export interface Plugin extends PluginHooks {
-  /** Unique name, used in error messages, audit records and `agent plugins`. */
-  name: string;
-  version?: string;
-  /** `pre` handlers run before, `post` after those of plugins without `enforce` (per hook; otherwise config order). */
-  enforce?: "pre" | "post";
-  tools?: ToolDefinition[];
-  commands?: CommandDefinition[];
-  skills?: SkillDefinition[];
-  providers?: ModelProvider[];
-  /** Runs once when the plugin is applied, before any register hook. */
-  setup?(ctx: PluginContext): void | Promise<void>;
-}
-
-/** A plugin module may export a factory taking the options from config. */
-export type PluginFactory<O = any> = (options: O) => Plugin | Promise<Plugin>;
-
-export type AuditKind = "register" | "call" | "command" | "skill" | "plugin";
-
-export interface PluginStatus {
-  name: string;
-  /** The config entry or `builtin`. */
-  from: string;
-  status: "loaded" | "failed";
-  error?: string;
-  tools: number;
-  commands: number;
-  skills: number;
-  providers: number;
-}
-
-/** A problem the host found and kept going past: a plugin that failed, a rejected registration. */
-export interface HostProblem {
-  kind: "plugin" | "register" | "config" | "mcp" | "provider";
-  plugin?: string;
-  name?: string;
-  message: string;
-}
-
-/** Options for one run of the agent loop (`host.run`). */
-export interface RunOptions {
-  /** `provider:model` for this run; default `host.session.model`. */
-  model?: string;
-  /** Model requests allowed in this run; default config `maxTurns`, else 50. */
-  maxTurns?: number;
-  /** Cancels the model request and the running tool calls; the run ends with reason `aborted`. */
-  signal?: AbortSignal;
-  /** Replaces config `systemPrompt` (and the default) for this run. */
-  systemPrompt?: string;
-  /** Retries of a failed model request (429, 5xx, network, broken stream); default 4 attempts, 500 ms base delay. */
-  retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
-  /** A model stream that sends nothing for this long is dropped (and retried); default 300 000 ms. */
-  idleTimeoutMs?: number;
-}
-
-/** What a run of the agent loop ended with. Model failures are reported here, not thrown. */
-export interface RunResult {
-  reason: StopReason;
-  /** True when the model finished the task (`reason === "end_turn"`). */
-  ok: boolean;
-  /** The text of the last assistant message. */
-  text: string;
-  model: string;
-  sessionId: string;
-  /** Model requests made. */
-  turns: number;
-  toolCalls: number;
-  usage: { inputTokens: number; outputTokens: number };
-  durationMs: number;
-  error?: { code: string; message: string };
-}
-
-/** The conversation a host keeps between runs (one per host). */
-export interface AgentSession {
-  readonly id: string;
-  /**
-   * `provider:model` for the next run. Reads as the one set here, else `AGENT_MODEL`, else config `model`;
-   * undefined when none is configured. Assign undefined to go back to the default.
-   */
-  model: string | undefined;
-  /** The conversation so far; plugins may rewrite it between runs (e.g. to compact it). */
-  readonly messages: ModelMessage[];
-  /** Token usage summed over every run of the session. */
-  readonly usage: { inputTokens: number; outputTokens: number };
-  /** True while a run is in progress. */
-  readonly running: boolean;
-  /** Forget the conversation (usage totals are kept). */
-  clear(): void;
-}
-
-/** The programmatic host (what `createHost` returns). */
-export interface Host {
-  readonly cwd: string;
-  readonly config: AgentConfig;
-  /** Files the config was read from, in merge order (user first, project last). */
-  readonly configFiles: readonly string[];
-  readonly sessionId: string;
-  readonly workspace: Workspace;
-  readonly hooks: HookTable;
-  readonly tools: {
-    list(): RegisteredTool[];
-    get(name: string): RegisteredTool | undefined;
-    /** Call a tool through the full gate. Never throws for tool failures: see `ToolResult.ok`. */
-    call(name: string, input: unknown, options?: CallOptions): Promise<ToolResult>;
-  };
-  readonly commands: {
-    list(): RegisteredCommand[];
-    get(name: string): RegisteredCommand | undefined;
-    /** Run `/name args`. */
-    run(line: string, options?: { signal?: AbortSignal }): Promise<CommandResult>;
-  };
-  readonly skills: { list(): RegisteredSkill[]; get(name: string): RegisteredSkill | undefined };
-  readonly providers: { list(): ModelProvider[]; get(name: string): ModelProvider | undefined };
-  readonly plugins: readonly PluginStatus[];
-  readonly problems: readonly HostProblem[];
-  permissionMode: PermissionMode;
-  /** Install the function that answers "ask" permissions (interactive sessions). */
-  setPermissionAsker(asker: PermissionAsker | undefined): void;
-  /** Listen to every event; returns an unsubscribe function. */
-  on(listener: (event: AgentEvent) => void): () => void;
-  emit(event: AgentEvent): void;
-  /** The conversation `run` continues. */
-  readonly session: AgentSession;
-  /**
-   * Run the agent loop on a prompt, continuing the session's conversation: the model answers and calls
-   * tools through the gate until it is done. Throws `AgentError` only for setup problems (no model
-   * configured: `E_NO_MODEL`; unknown provider: `E_CONFIG`; a run already in progress: `E_USAGE`).
-   */
-  run(prompt: string, options?: RunOptions): Promise<RunResult>;
-  /** Runs `shutdown` and stops every child process. Idempotent. */
-  close(): Promise<void>;
-}

@@ -1,92 +1,50 @@
 /**
  * `agent mcp`: list the configured MCP servers with their live status, show one, and add or remove
- * servers in the project's `.mcp.json`.
+ * servers in the project's `.mcp.json`. Declared in cli-command.ts; loaded when one of them runs.
  */
 import path from "node:path";
-import type { CliContext } from "../../core/cli/context.js";
-import { oneLine, printJson, table } from "../../core/cli/format.js";
-import { parseSubArgs } from "../../core/cli/main.js";
-import { loadConfig } from "../../core/config.js";
-import { AgentError, ExitCode } from "../../core/index.js";
-import type { Host, JsonSchema, RegisteredTool } from "../../core/index.js";
+import { AgentError, ExitCode, type CliContext, type Host, type JsonSchema, type RegisteredTool } from "../../core/index.js";
 import { describeTarget, parseServers, type McpServerConfigInput } from "./config.js";
 import { mcpJsonPath, readMcpJson, writeMcpJson } from "./mcp-json.js";
 import { logFileFor } from "./server-log.js";
 import { getMcpStatus, type McpServerStatus } from "./status.js";
 
-const USAGE = `Usage: agent mcp <command>
-
-Commands:
-  list [--json]                       every configured server: transport, status, tools, connect time, error
-  get <server> [--json]               one server: its tools (risk, input), prompts and status
-  add <name> [--env K=V]... -- <command> [args...]
-                                      add a local (stdio) server to .mcp.json
-  add --transport http|sse <name> <url> [--header "K: V"]...
-                                      add a remote server to .mcp.json
-  remove <name>                       remove a server from .mcp.json
-
-Servers come from "mcpServers" in the agent config and from .mcp.json at the project root
-(the agent config wins for a server defined in both). Each server's log: .agent/logs/mcp-<name>.log`;
-
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case undefined:
-    case "list":
-    case "ls":
-      return list(rest, ctx);
-    case "get":
-      return get(rest, ctx);
-    case "add":
-      return add(rest, ctx);
-    case "remove":
-    case "rm":
-      return remove(rest, ctx);
-    case "help":
-    case "--help":
-    case "-h":
-      process.stdout.write(`${USAGE}\n`);
-      return ExitCode.OK;
-    default:
-      throw new AgentError("E_USAGE", `unknown mcp command "${sub}".\n${USAGE}`);
-  }
-}
+type Ctx<V = Record<string, unknown>> = CliContext<V>;
 
 /** Open the host (connecting every server); print problems other than the server failures the listing shows. */
-async function openHost(ctx: CliContext, json: boolean): Promise<Host> {
-  const host = await ctx.openHost({ interactive: false, quiet: true });
-  if (!json) for (const p of host.problems) if (p.kind !== "mcp") process.stderr.write(`agent: ${p.message}\n`);
+async function openHost(ctx: Ctx, json: boolean): Promise<Host> {
+  const host = await ctx.openHost({ quiet: true });
+  if (!json) for (const p of host.problems) if (!(p.kind === "server" && p.plugin === "mcp")) ctx.warn(`agent: ${p.message}`);
   return host;
+}
+
+function oneLine(s: string, max = 80): string {
+  const flat = s.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 function timeOf(s: McpServerStatus): string {
   return s.connectMs === undefined ? "-" : `${s.connectMs} ms`;
 }
 
-async function list(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = parseSubArgs(args, { json: { type: "boolean" } }, "Usage: agent mcp list [--json]", false);
-  if (!parsed) return ExitCode.OK;
-  const json = !!parsed.values.json;
+export async function list(ctx: Ctx<{ json?: boolean }>): Promise<number> {
+  const json = !!ctx.values.json;
   const host = await openHost(ctx, json);
-  try {
-    const servers = getMcpStatus(host);
-    if (json) {
-      printJson(servers);
-      return ExitCode.OK;
-    }
-    if (!servers.length) {
-      process.stdout.write("No MCP servers configured. Add one with: agent mcp add <name> -- <command> [args...]\n");
-      return ExitCode.OK;
-    }
-    const rows = servers.map((s) => [s.name, s.transport, s.status, String(s.tools), timeOf(s), s.error ? oneLine(s.error, 160) : s.target]);
-    process.stdout.write(`${table(rows, ["NAME", "TRANSPORT", "STATUS", "TOOLS", "TIME", "DETAIL"])}\n`);
-    const count = (state: string) => servers.filter((s) => s.status === state).length;
-    const parts = [`${count("connected")} connected`, count("failed") && `${count("failed")} failed`, count("disabled") && `${count("disabled")} disabled`].filter(Boolean);
-    process.stdout.write(`\n${servers.length} server${servers.length === 1 ? "" : "s"}: ${parts.join(", ")}.\n`);
+  const servers = getMcpStatus(host);
+  if (json) {
+    ctx.printJson(servers);
     return ExitCode.OK;
-  } finally {
-    await host.close();
   }
+  if (!servers.length) {
+    process.stdout.write("No MCP servers configured. Add one with: agent mcp add <name> -- <command> [args...]\n");
+    return ExitCode.OK;
+  }
+  const rows = servers.map((s) => [s.name, s.transport, s.status, String(s.tools), timeOf(s), s.error ? oneLine(s.error, 160) : s.target]);
+  ctx.print(ctx.table(rows, ["NAME", "TRANSPORT", "STATUS", "TOOLS", "TIME", "DETAIL"]));
+  const count = (state: string) => servers.filter((s) => s.status === state).length;
+  const parts = [`${count("connected")} connected`, count("failed") && `${count("failed")} failed`, count("disabled") && `${count("disabled")} disabled`].filter(Boolean);
+  process.stdout.write(`\n${servers.length} server${servers.length === 1 ? "" : "s"}: ${parts.join(", ")}.\n`);
+  return ExitCode.OK;
 }
 
 /** `text: string (required)`-style summary of an input schema's top-level properties. */
@@ -99,93 +57,69 @@ function describeInput(schema: JsonSchema): string {
     .join(", ");
 }
 
-async function get(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = parseSubArgs(args, { json: { type: "boolean" } }, "Usage: agent mcp get <server> [--json]");
-  if (!parsed) return ExitCode.OK;
-  const [name, ...extra] = parsed.positionals;
+export async function get(ctx: Ctx<{ json?: boolean }>): Promise<number> {
+  const [name, ...extra] = ctx.positionals;
   if (!name || extra.length) throw new AgentError("E_USAGE", "Usage: agent mcp get <server> [--json]");
-  const json = !!parsed.values.json;
+  const json = !!ctx.values.json;
   const host = await openHost(ctx, json);
-  try {
-    const servers = getMcpStatus(host);
-    const status = servers.find((s) => s.name === name);
-    if (!status) {
-      throw new AgentError("E_USAGE", `no MCP server named "${name}". ${servers.length ? `Configured: ${servers.map((s) => s.name).join(", ")}.` : "None is configured."}`);
-    }
-    const tools = host.tools.list().filter((t) => t.source === `mcp:${name}`);
-    const prompts = host.commands.list().filter((c) => c.source === `mcp:${name}`);
-    const log = path.relative(host.cwd, logFileFor(host.workspace.root, name)) || logFileFor(host.workspace.root, name);
-    if (json) {
-      printJson({
-        ...status,
-        log,
-        toolList: tools.map((t: RegisteredTool) => ({
-          name: t.name,
-          mcpName: (t.meta?.mcpTool as string | undefined) ?? null,
-          risk: t.risk,
-          description: t.description,
-          inputSchema: t.inputSchema,
-        })),
-        promptList: prompts.map((c) => ({ command: `/${c.name}`, description: c.description, argumentHint: c.argumentHint ?? null })),
-      });
-    } else {
-      const out: string[] = [name];
-      const how = [status.transport, status.connectMs !== undefined ? `${status.connectMs} ms` : undefined].filter(Boolean).join(", ");
-      out.push(`  status:  ${status.status}${how ? ` (${how})` : ""}`);
-      if (status.server) out.push(`  server:  ${status.server.name} ${status.server.version}`);
-      out.push(`  ${status.transport === "stdio" ? "command" : "url    "}: ${status.target}`);
-      if (status.error) out.push(`  error:   ${status.error}`);
-      out.push(`  log:     ${log}`);
-      // The count agrees with `agent mcp list`: the server's tools; the resources helper is named apart.
-      const helper = tools.find((t) => !t.meta?.mcpTool);
-      out.push("", `Tools (${status.tools} from the server${helper ? `, plus ${helper.name} to list and read its resources` : ""}):`);
-      const width = Math.max(0, ...tools.map((t) => t.name.length));
-      for (const t of tools) {
-        out.push(`  ${t.name.padEnd(width)}  ${t.risk.padEnd(7)}  ${oneLine(t.description, 90)}`);
-        out.push(`  ${"".padEnd(width)}  ${"".padEnd(7)}  input: ${oneLine(describeInput(t.inputSchema), 90)}`);
-      }
-      if (prompts.length) {
-        out.push("", `Prompts, as slash commands (${prompts.length}):`);
-        for (const c of prompts) out.push(`  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}  ${oneLine(c.description, 80)}`);
-      }
-      process.stdout.write(`${out.join("\n")}\n`);
-    }
-    return status.status === "failed" ? ExitCode.FAILED : ExitCode.OK;
-  } finally {
-    await host.close();
+  const servers = getMcpStatus(host);
+  const status = servers.find((s) => s.name === name);
+  if (!status) {
+    throw new AgentError("E_USAGE", `no MCP server named "${name}". ${servers.length ? `Configured: ${servers.map((s) => s.name).join(", ")}.` : "None is configured."}`);
   }
+  const tools = host.tools.list().filter((t) => t.source === `mcp:${name}`);
+  const prompts = host.commands.list().filter((c) => c.source === `mcp:${name}`);
+  const log = path.relative(host.cwd, logFileFor(host.workspace.root, name)) || logFileFor(host.workspace.root, name);
+  if (json) {
+    ctx.printJson({
+      ...status,
+      log,
+      toolList: tools.map((t: RegisteredTool) => ({
+        name: t.name,
+        mcpName: (t.meta?.mcpTool as string | undefined) ?? null,
+        risk: t.risk,
+        description: t.description,
+        inputSchema: t.inputSchema,
+      })),
+      promptList: prompts.map((c) => ({ command: `/${c.name}`, description: c.description, argumentHint: c.argumentHint ?? null })),
+    });
+  } else {
+    const out: string[] = [name];
+    const how = [status.transport, status.connectMs !== undefined ? `${status.connectMs} ms` : undefined].filter(Boolean).join(", ");
+    out.push(`  status:  ${status.status}${how ? ` (${how})` : ""}`);
+    if (status.server) out.push(`  server:  ${status.server.name} ${status.server.version}`);
+    out.push(`  ${status.transport === "stdio" ? "command" : "url    "}: ${status.target}`);
+    if (status.error) out.push(`  error:   ${status.error}`);
+    out.push(`  log:     ${log}`);
+    // The count agrees with `agent mcp list`: the server's tools; the resources helper is named apart.
+    const helper = tools.find((t) => !t.meta?.mcpTool);
+    out.push("", `Tools (${status.tools} from the server${helper ? `, plus ${helper.name} to list and read its resources` : ""}):`);
+    const width = Math.max(0, ...tools.map((t) => t.name.length));
+    for (const t of tools) {
+      out.push(`  ${t.name.padEnd(width)}  ${t.risk.padEnd(7)}  ${oneLine(t.description, 90)}`);
+      out.push(`  ${"".padEnd(width)}  ${"".padEnd(7)}  input: ${oneLine(describeInput(t.inputSchema), 90)}`);
+    }
+    if (prompts.length) {
+      out.push("", `Prompts, as slash commands (${prompts.length}):`);
+      for (const c of prompts) out.push(`  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}  ${oneLine(c.description, 80)}`);
+    }
+    process.stdout.write(`${out.join("\n")}\n`);
+  }
+  return status.status === "failed" ? ExitCode.FAILED : ExitCode.OK;
 }
 
 /** The project root as the config loader sees it (so the file we write is the one it reads). */
-async function projectFiles(ctx: CliContext) {
-  const loaded = await loadConfig({ cwd: ctx.cwd });
-  return { root: loaded.projectRoot, merged: (loaded.config.mcpServers ?? {}) as Record<string, unknown>, files: loaded.files };
+async function projectFiles(ctx: Ctx) {
+  const prepared = await ctx.prepare();
+  return { root: prepared.projectRoot, merged: (prepared.config.mcpServers ?? {}) as Record<string, unknown>, files: prepared.configFiles };
 }
 
 const NAME_RE = /^[a-zA-Z0-9_-]{1,48}$/;
 
-async function add(args: string[], ctx: CliContext): Promise<number> {
+export async function add(ctx: Ctx<{ transport?: string; env?: string[]; header?: string[] }>): Promise<number> {
   const usage = "Usage: agent mcp add <name> [--env K=V]... -- <command> [args...]\n       agent mcp add --transport http|sse <name> <url> [--header \"K: V\"]...";
-  let parsed: ReturnType<typeof parseSubArgs>;
-  try {
-    parsed = parseSubArgs(
-      args,
-      { transport: { type: "string", short: "t" }, env: { type: "string", short: "e", multiple: true }, header: { type: "string", short: "H", multiple: true } },
-      usage,
-    );
-  } catch (err) {
-    if ((err as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-      const option = /option '([^']+)'/.exec((err as Error).message)?.[1] ?? "";
-      throw new AgentError(
-        "E_USAGE",
-        `unknown option ${option ? `"${option}" ` : ""}for agent mcp add. If it belongs to the server's command, put -- before the command:\n  agent mcp add fs -- npx -y @modelcontextprotocol/server-filesystem .`,
-      );
-    }
-    throw err;
-  }
-  if (!parsed) return ExitCode.OK;
-  const values = parsed.values as { transport?: string; env?: string[]; header?: string[] };
-  const [name, ...rest] = parsed.positionals;
+  const values = ctx.values;
+  const [name, ...rest] = [...ctx.positionals, ...ctx.rest];
   if (!name || !rest.length) throw new AgentError("E_USAGE", usage);
   if (!NAME_RE.test(name)) throw new AgentError("E_USAGE", `server name "${name}" may only use letters, digits, _ and - (at most 48), because it becomes part of tool names.`);
 
@@ -221,7 +155,7 @@ async function add(args: string[], ctx: CliContext): Promise<number> {
   const fatal = check.problems.find((p) => p.fatal);
   if (fatal) throw new AgentError("E_USAGE", fatal.message);
 
-  const { root, merged, files } = await projectFiles(ctx);
+  const { root, merged, files } = await projectFiles(ctx as Ctx);
   const json = readMcpJson(mcpJsonPath(root));
   if (Object.hasOwn(json.data.mcpServers, name)) {
     throw new AgentError("E_USAGE", `an MCP server named "${name}" is already in ${json.file}; remove it first (agent mcp remove ${name}).`);
@@ -229,21 +163,19 @@ async function add(args: string[], ctx: CliContext): Promise<number> {
   json.data.mcpServers[name] = entry;
   writeMcpJson(json);
   const kind = transport === "stdio" ? "local (stdio)" : transport === "auto" ? "remote" : transport === "http" ? "remote (Streamable HTTP)" : "remote (SSE)";
-  process.stdout.write(`Added ${kind} MCP server "${name}" to ${json.file}: ${describeTarget({ command: entry.command, args: (entry.args ?? []).map(String), url: entry.url })}\n`);
+  ctx.print(`Added ${kind} MCP server "${name}" to ${json.file}: ${describeTarget({ command: entry.command, args: (entry.args ?? []).map(String), url: entry.url })}`);
   if (Object.hasOwn(merged, name)) {
     const other = files.find((f) => !f.endsWith(".mcp.json")) ?? "the agent config";
-    process.stdout.write(`Note: "${name}" is also defined in ${other}, which takes precedence over .mcp.json.\n`);
+    ctx.print(`Note: "${name}" is also defined in ${other}, which takes precedence over .mcp.json.`);
   }
-  process.stdout.write(`Check it with: agent mcp get ${name}\n`);
+  ctx.print(`Check it with: agent mcp get ${name}`);
   return ExitCode.OK;
 }
 
-async function remove(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = parseSubArgs(args, {}, "Usage: agent mcp remove <name>");
-  if (!parsed) return ExitCode.OK;
-  const [name, ...extra] = parsed.positionals;
+export async function remove(ctx: Ctx): Promise<number> {
+  const [name, ...extra] = ctx.positionals;
   if (!name || extra.length) throw new AgentError("E_USAGE", "Usage: agent mcp remove <name>");
-  const { root, merged, files } = await projectFiles(ctx);
+  const { root, merged, files } = await projectFiles(ctx as Ctx);
   const json = readMcpJson(mcpJsonPath(root));
   if (!Object.hasOwn(json.data.mcpServers, name)) {
     if (Object.hasOwn(merged, name)) {
@@ -255,6 +187,6 @@ async function remove(args: string[], ctx: CliContext): Promise<number> {
   }
   delete json.data.mcpServers[name];
   writeMcpJson(json);
-  process.stdout.write(`Removed MCP server "${name}" from ${json.file}.\n`);
+  ctx.print(`Removed MCP server "${name}" from ${json.file}.`);
   return ExitCode.OK;
 }

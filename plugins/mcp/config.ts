@@ -4,6 +4,7 @@
  * entry is reported with its key path and what was expected, and the other servers still load.
  */
 import path from "node:path";
+import picomatch from "picomatch";
 import { closestNames, z, type Risk } from "../../core/index.js";
 import { expandVars } from "./expand.js";
 
@@ -113,11 +114,10 @@ function valueAt(root: unknown, p: readonly PropertyKey[]): unknown {
   return v;
 }
 
-
-/** `*` matches any run of characters, `?` one character. */
+/** Tool-name globs (`*`, `?`), with picomatch (names hold no `/`). */
 export function globMatcher(patterns: readonly string[]): (name: string) => boolean {
-  const res = patterns.map((p) => new RegExp(`^${p.split("").map((c) => (c === "*" ? "[\\s\\S]*" : c === "?" ? "[\\s\\S]" : c.replace(/[.+^${}()|[\]\\]/g, "\\$&"))).join("")}$`));
-  return (name) => res.some((re) => re.test(name));
+  const match = picomatch([...patterns], { dot: true, bash: true });
+  return (name) => match(name);
 }
 
 /** Human-readable target of a server, for listings (no env, no headers: they may hold secrets). */

@@ -17,7 +17,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolCallContext, ToolReturn } from "../../core/index.js";
+import type { ProcessTracker, ToolCallContext, ToolReturn } from "../../core/index.js";
 import { sdkSignal } from "./call-signal.js";
 import { globMatcher, type ServerConfig, type TransportKind } from "./config.js";
 import { toolResultToReturn } from "./content.js";
@@ -110,6 +110,7 @@ export class McpConnection {
     readonly config: ServerConfig,
     private readonly root: string,
     private readonly listener: ConnectionListener,
+    private readonly processes: ProcessTracker,
   ) {
     this.log = new ServerLog(logFileFor(root, config.name));
     const include = config.includeTools?.length ? globMatcher(config.includeTools) : () => true;
@@ -310,7 +311,7 @@ export class McpConnection {
     const remaining = () => Math.max(1, Math.round(deadline - performance.now()));
     if (c.transport === "stdio") {
       // Spawn before loading the SDK: the server boots while the SDK is imported.
-      const proc = new StdioServerProcess({ command: c.command!, args: c.args, env: c.env, cwd: c.cwd ?? this.root, log: this.log });
+      const proc = new StdioServerProcess({ command: c.command!, args: c.args, env: c.env, cwd: c.cwd ?? this.root, log: this.log, processes: this.processes });
       state.session.proc = proc;
       const sdk = await loadCore();
       const transport = new sdk.ProcessTransport(proc, this.log);

@@ -1,15 +1,25 @@
 /**
  * The MCP plugin: every tool of every configured MCP server becomes a registry tool
  * (`mcp__<server>__<tool>`) that passes the same gate as any other; prompts become slash commands.
- * Written only against the public plugin API. The MCP SDK is loaded only when at least one enabled
- * server is configured, so `agent tools` without servers stays fast.
+ * Written only against the public plugin API: it owns the `mcpServers` config section, reads
+ * `.mcp.json` in its config hook and contributes `agent mcp`. The MCP SDK is loaded only when at
+ * least one enabled server is configured, so `agent tools` without servers stays fast.
  */
-import { definePlugin, type PluginContext } from "../../core/index.js";
+import { definePlugin, z, type PluginContext } from "../../core/index.js";
+import { mcpCli } from "./cli-command.js";
 import { parseServers } from "./config.js";
 import type { McpManager } from "./manager.js";
+import { mcpJsonPath, readMcpJsonServers } from "./mcp-json.js";
 import { publishStatus, type McpServerStatus } from "./status.js";
 
 export { getMcpStatus, type McpServerStatus } from "./status.js";
+
+declare module "../../core/index.js" {
+  interface PluginConfigSections {
+    /** MCP servers, in the shape `.mcp.json`, Claude Desktop and Cursor use (checked per server by the MCP plugin). */
+    mcpServers?: Record<string, Record<string, unknown>>;
+  }
+}
 
 /** Status of a server that never gets a connection: disabled, or rejected by config validation. */
 function staticStatus(name: string, raw: unknown, status: "disabled" | "failed", error?: string): McpServerStatus {
@@ -32,55 +42,53 @@ function staticStatus(name: string, raw: unknown, status: "disabled" | "failed",
 export default definePlugin(() => {
   let ctx: PluginContext;
   let manager: McpManager | undefined;
-  /** The `mcpServers` the current manager was built from. */
-  let builtFrom = "";
-
-  async function init(): Promise<void> {
-    const raw = (ctx.config.mcpServers ?? {}) as Record<string, unknown>;
-    builtFrom = JSON.stringify(raw);
-    const { servers, problems } = parseServers(raw, { root: ctx.workspace.root });
-    for (const p of problems) {
-      // Warnings (an unset variable, a likely typo) are config problems; a server that cannot load is an MCP one.
-      ctx.report({
-        kind: p.fatal ? "mcp" : "config",
-        name: p.server,
-        message: p.fatal ? `MCP server ${p.server} is misconfigured: ${p.message}. Continuing without ${p.server} tools.` : `MCP server ${p.server}: ${p.message}`,
-      });
-    }
-    const names = Object.keys(raw);
-    const parsed = new Set(servers.map((s) => s.name));
-    const others: McpServerStatus[] = [
-      ...names
-        .filter((n) => !parsed.has(n))
-        .map((n) => staticStatus(n, raw[n], "failed", problems.filter((p) => p.server === n && p.fatal).map((p) => p.message).join("; "))),
-      ...servers.filter((s) => s.disabled).map((s) => staticStatus(s.name, raw[s.name], "disabled")),
-    ];
-    const enabled = servers.filter((s) => !s.disabled);
-    if (enabled.length === 0) {
-      publishStatus(ctx.host, () => names.map((n) => others.find((s) => s.name === n)!));
-      return;
-    }
-    const { McpManager } = await import("./manager.js");
-    const m = new McpManager(ctx, enabled, names, others);
-    manager = m;
-    publishStatus(ctx.host, () => m.status());
-    // Connecting starts now, while the other plugins set up; registerTools waits for it.
-    void m.start();
-  }
 
   return {
     name: "mcp",
+    // Each server entry is checked on its own by parseServers, so one bad entry never costs the others.
+    configSections: { mcpServers: { schema: z.record(z.string(), z.unknown()), merge: "entries" } },
+    cli: [mcpCli],
+    config(config, env) {
+      const file = mcpJsonPath(env.projectRoot);
+      const fromFile = readMcpJsonServers(file);
+      if (!fromFile) return;
+      env.addFile(file);
+      // The agent config wins over .mcp.json for a server defined in both.
+      return { mcpServers: { ...fromFile, ...((config.mcpServers ?? {}) as Record<string, unknown>) } as never };
+    },
     async setup(context) {
       ctx = context;
-      await init();
+      const raw = (ctx.config.mcpServers ?? {}) as Record<string, unknown>;
+      const { servers, problems } = parseServers(raw, { root: ctx.workspace.root });
+      for (const p of problems) {
+        // Warnings (an unset variable, a likely typo) are config problems; a server that cannot load is a server one.
+        ctx.report({
+          kind: p.fatal ? "server" : "config",
+          name: p.server,
+          message: p.fatal ? `MCP server ${p.server} is misconfigured: ${p.message}. Continuing without ${p.server} tools.` : `MCP server ${p.server}: ${p.message}`,
+        });
+      }
+      const names = Object.keys(raw);
+      const parsed = new Set(servers.map((s) => s.name));
+      const others: McpServerStatus[] = [
+        ...names
+          .filter((n) => !parsed.has(n))
+          .map((n) => staticStatus(n, raw[n], "failed", problems.filter((p) => p.server === n && p.fatal).map((p) => p.message).join("; "))),
+        ...servers.filter((s) => s.disabled).map((s) => staticStatus(s.name, raw[s.name], "disabled")),
+      ];
+      const enabled = servers.filter((s) => !s.disabled);
+      if (enabled.length === 0) {
+        publishStatus(ctx.host, () => names.map((n) => others.find((s) => s.name === n)!));
+        return;
+      }
+      const { McpManager } = await import("./manager.js");
+      const m = new McpManager(ctx, enabled, names, others);
+      manager = m;
+      publishStatus(ctx.host, () => m.status());
+      // Connecting starts now, while the other plugins set up; registerTools waits for it.
+      void m.start();
     },
     async registerTools(tools) {
-      // A `config` hook ran after setup and changed the servers: start over with the new list.
-      if (JSON.stringify(ctx.config.mcpServers ?? {}) !== builtFrom) {
-        await manager?.close();
-        manager = undefined;
-        await init();
-      }
       await manager?.registerTools(tools);
     },
     async registerCommands(commands) {

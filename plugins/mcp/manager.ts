@@ -65,7 +65,7 @@ export class McpManager implements ConnectionListener {
     private readonly others: McpServerStatus[] = [],
   ) {
     this.parts = serverParts(allNames);
-    this.connections = servers.map((s) => new McpConnection(s, ctx.workspace.root, this));
+    this.connections = servers.map((s) => new McpConnection(s, ctx.workspace.root, this, ctx.processes));
   }
 
   /** Connect every server in parallel; failures are reported as they happen. */
@@ -81,7 +81,7 @@ export class McpManager implements ConnectionListener {
               detail: { transport: c.kind, ms: c.connectMs, tools: c.tools.length, prompts: c.prompts.length, server: c.serverInfo },
             });
           } else {
-            this.ctx.report({ kind: "mcp", name: c.name, message: `MCP server ${c.name} failed to connect: ${c.error}. Continuing without ${c.name} tools.` });
+            this.ctx.report({ kind: "server", name: c.name, message: `MCP server ${c.name} failed to connect: ${c.error}. Continuing without ${c.name} tools.` });
           }
         }),
       ),
@@ -151,7 +151,7 @@ export class McpManager implements ConnectionListener {
   }
 
   gaveUp(c: McpConnection, reason: string): void {
-    this.ctx.report({ kind: "mcp", name: c.name, message: `MCP server ${c.name} could not be restarted: ${reason}. Its tools fail until /mcp reconnect ${c.name} succeeds.` });
+    this.ctx.report({ kind: "server", name: c.name, message: `MCP server ${c.name} could not be restarted: ${reason}. Its tools fail until /mcp reconnect ${c.name} succeeds.` });
   }
 
   elicited(c: McpConnection, message: string, accepted: boolean): void {

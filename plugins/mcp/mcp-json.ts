@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { AgentError } from "../../core/index.js";
+import { AgentError, ConfigError } from "../../core/index.js";
 
 export interface McpJson {
   file: string;
@@ -41,4 +41,27 @@ export function writeMcpJson(json: McpJson): void {
   const tmp = `${json.file}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(json.data, null, json.indent)}\n`);
   renameSync(tmp, json.file);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The servers of `.mcp.json` at the project root, for the config hook: `{ "mcpServers": { ... } }`, as
+ * Claude Code, Cursor and Claude Desktop write it. A file that is not JSON, or not that shape, is a config
+ * error naming the file and the key, like any config file.
+ */
+export function readMcpJsonServers(file: string): Record<string, unknown> | undefined {
+  if (!existsSync(file)) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new ConfigError(file, [{ path: "", message: `could not be parsed as JSON: ${(err as Error).message}` }]);
+  }
+  if (!isPlainObject(raw)) throw new ConfigError(file, [{ path: "", message: 'expected an object with an "mcpServers" key' }]);
+  const servers = raw.mcpServers ?? {};
+  if (!isPlainObject(servers)) throw new ConfigError(file, [{ path: "mcpServers", message: "expected an object of server entries" }]);
+  return servers;
 }

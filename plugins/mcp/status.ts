@@ -1,9 +1,9 @@
 /**
- * Per-server status, readable by any code that holds the host (`agent mcp list`, `/mcp`, embedders):
- * `getMcpStatus(host)`. The plugin publishes a live view when it sets up; no MCP code is loaded to
- * read it.
+ * Per-server status, readable by any code that holds the host (`agent mcp list`, `/mcp`, embedders,
+ * other plugins): `getMcpStatus(host)`. The plugin publishes a live view when it sets up; no MCP code
+ * is loaded to read it. Keyed per host with the public `definePluginHooks`, as any plugin can.
  */
-import type { Host } from "../../core/index.js";
+import { definePluginHooks, type PluginHost } from "../../core/index.js";
 
 export type McpServerState = "connecting" | "connected" | "failed" | "disabled" | "disconnected";
 
@@ -29,13 +29,13 @@ export interface McpServerStatus {
   pid?: number;
 }
 
-const published = new WeakMap<Host, () => McpServerStatus[]>();
+const statusOf = definePluginHooks(() => ({ read: (): McpServerStatus[] => [] }));
 
-export function publishStatus(host: Host, read: () => McpServerStatus[]): void {
-  published.set(host, read);
+export function publishStatus(host: PluginHost, read: () => McpServerStatus[]): void {
+  statusOf(host).read = read;
 }
 
 /** Status of every configured MCP server, in config order; empty when the MCP plugin is not loaded. */
-export function getMcpStatus(host: Host): McpServerStatus[] {
-  return published.get(host)?.() ?? [];
+export function getMcpStatus(host: PluginHost): McpServerStatus[] {
+  return statusOf(host).read();
 }

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { redactString, terminate, trackChildProcess } from "../../core/index.js";
+import { redactString, terminate, type ProcessTracker } from "../../core/index.js";
 import type { ServerLog } from "./server-log.js";
 
 /**
@@ -41,6 +41,8 @@ export interface SpawnOptions {
   env: Record<string, string>;
   cwd: string;
   log: ServerLog;
+  /** The host's process tracker: the server dies with the host that started it. */
+  processes: ProcessTracker;
 }
 
 const useGroups = process.platform !== "win32";
@@ -67,7 +69,7 @@ export class StdioServerProcess {
       shell: false,
     });
     const child = this.child;
-    if (child.pid) trackChildProcess(child, { group: useGroups });
+    if (child.pid) options.processes.track(child, { group: useGroups });
     log.note(`started${child.pid ? ` pid ${child.pid}` : ""}: ${redactString([command, ...args].join(" "))} (cwd ${cwd})`);
 
     let onExit!: (e: ExitInfo) => void;

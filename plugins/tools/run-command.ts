@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { defineTool, shellSubjects, terminate, trackChildProcess, z } from "../../core/index.js";
+import { defineTool, shellSubjects, terminate, z } from "../../core/index.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 /** Memory bound per stream; the gate caps what the model sees far below this. */
@@ -41,7 +41,7 @@ export const runCommandTool = defineTool({
     timeout_ms: z.number().int().min(1).max(600_000).optional().describe("Stop the command after this many ms (default 120000)"),
   }),
   permissionSubject: (i) => shellSubjects(i.command),
-  async run({ command, cwd = ".", timeout_ms = DEFAULT_TIMEOUT_MS }, { workspace, signal }) {
+  async run({ command, cwd = ".", timeout_ms = DEFAULT_TIMEOUT_MS }, { workspace, signal, processes }) {
     const dir = workspace.resolve(cwd);
     // Loaded on first use: `agent tools` and `agent --version` never pay for it.
     const { spawn } = await import("node:child_process");
@@ -54,7 +54,7 @@ export const runCommandTool = defineTool({
         // Its own process group, so a timeout or Ctrl-C stops everything it started.
         detached: true,
       });
-      const untrack = trackChildProcess(child, { group: true });
+      const untrack = processes.track(child, { group: true });
       const out = new Capture();
       const err = new Capture();
       child.stdout.on("data", (b: Buffer) => out.push(b));

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, expect, test } from "vitest";
-import { stripAnsi } from "../../core/render/_style.js";
+import { stripAnsi } from "../../cli/render/_style.js";
 import { startFake, type FakeServer, type Turn } from "../core/loop-helpers.js";
 import { assertBuilt, cleanEnv, CLI, makeProject, type Project } from "./run-helpers.js";
 

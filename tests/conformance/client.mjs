@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { builtinPlugins } from "../../dist/builtins.js";
 import { createHost } from "../../dist/index.js";
 
 const url = process.argv[2];
@@ -46,13 +47,14 @@ const host = await createHost({
   cwd,
   userConfigDir: false,
   loadConfigFiles: false,
+  builtins: builtinPlugins,
   permissionMode: "bypass",
   audit: false,
   config: { mcpServers: { server: { url, connectTimeout: 10_000 } } },
 });
 try {
   for (const p of host.problems) process.stderr.write(`problem: ${p.message}\n`);
-  if (host.problems.some((p) => p.kind === "mcp")) code = 1;
+  if (host.problems.some((p) => p.kind === "server")) code = 1;
   const tools = host.tools.list().filter((t) => t.source === "mcp:server" && !t.meta?.mcpResources);
   for (const tool of tools) {
     const input = argsFor(tool.inputSchema);

@@ -3,6 +3,8 @@ import path from "node:path";
 import { afterAll, describe, expect, test, vi } from "vitest";
 import { CONFIG_SEARCH_PLACES, loadConfig, loadErrorMessage, mergeConfig } from "../../core/config.js";
 import { ConfigError } from "../../core/errors.js";
+import { prepareHost } from "../../core/index.js";
+import mcpPlugin from "../../plugins/mcp/index.js";
 import { DIST_INDEX } from "../helpers/paths.js";
 import { cleanupTemp, tempDir, tempProject, writeFile } from "../helpers/project.js";
 
@@ -10,6 +12,9 @@ vi.setConfig({ testTimeout: 30_000 });
 afterAll(cleanupTemp);
 
 const load = (cwd: string, userConfigDir: string | false = false) => loadConfig({ cwd, userConfigDir });
+/** The config after the plugins' sections and config hooks: `.mcp.json` belongs to the MCP plugin. */
+const prepared = (cwd: string, userConfigDir: string | false = false) =>
+  prepareHost({ cwd, userConfigDir, builtins: [{ name: "mcp", load: async () => mcpPlugin }] });
 
 describe("finding the project config", () => {
   test("the search places are the documented short list", () => {
@@ -157,27 +162,29 @@ describe("user config and .mcp.json", () => {
     }
   });
 
-  test(".mcp.json at the project root is merged; the agent config wins for a server in both", async () => {
+  test(".mcp.json at the project root is merged by the MCP plugin; the agent config wins for a server in both", async () => {
     const p = tempProject({
       ".mcp.json": { mcpServers: { notes: { command: "node", args: ["notes.js"] }, github: { command: "gh-mcp" } } },
       ".agentrc.json": { mcpServers: { github: { url: "https://example.com/mcp" } } },
       "sub/x": "",
     });
-    const loaded = await load(p.path("sub"));
+    const loaded = await prepared(p.path("sub"));
     expect(loaded.config.mcpServers).toEqual({ notes: { command: "node", args: ["notes.js"] }, github: { url: "https://example.com/mcp" } });
-    expect(loaded.files).toEqual([p.path(".agentrc.json"), p.path(".mcp.json")]);
+    expect(loaded.configFiles).toEqual([p.path(".agentrc.json"), p.path(".mcp.json")]);
+    // Core alone knows nothing of .mcp.json nor of the mcpServers section.
+    expect((await load(p.path("sub"))).files).toEqual([p.path(".agentrc.json")]);
   });
 
   test("an MCP server defined in both the user and the project config is replaced whole, not merged", async () => {
     const user = tempDir();
     writeFile(path.join(user, "config.json"), { mcpServers: { s: { command: "local-server", args: ["--x"] } } });
     const p = tempProject({ ".agentrc.json": { mcpServers: { s: { url: "https://remote/mcp" } } } });
-    expect((await load(p.dir, user)).config.mcpServers).toEqual({ s: { url: "https://remote/mcp" } });
+    expect((await prepared(p.dir, user)).config.mcpServers).toEqual({ s: { url: "https://remote/mcp" } });
   });
 
   test(".mcp.json alone (no agent config) is read", async () => {
     const p = tempProject({ ".mcp.json": { mcpServers: { a: { command: "a" } } } });
-    const loaded = await load(p.dir);
+    const loaded = await prepared(p.dir);
     expect(loaded.config).toEqual({ mcpServers: { a: { command: "a" } } });
   });
 

@@ -1,6 +1,6 @@
 /** Errors for people: one AgentError family with stable codes, each mapped to a documented exit code. */
 import { expect, test, vi } from "vitest";
-import { reportError } from "../../core/cli/main.js";
+import { reportError } from "../../cli/main.js";
 import { AgentError, ExitCode, ModelError, parseProviderConfig, z } from "../../core/index.js";
 
 test("a ModelError is an AgentError; a missing key is a config error (exit 2), a refused key a failure (exit 1)", () => {

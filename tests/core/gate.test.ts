@@ -133,7 +133,7 @@ describe("beforeToolCall", () => {
     const { host } = await hostWithTools([echo(run)], { plugin: { beforeToolCall: () => ({ input: { text: 42 } }) } });
     const r = await host.tools.call("echo", { text: "x" });
     expect(r.outcome).toBe("invalid");
-    expect(r.output).toMatch(/^Input rewritten by a plugin is invalid for echo:\n- text: .*expected string/);
+    expect(r.output).toMatch(/^Input rewritten by plugin test is invalid for echo:\n- text: .*expected string/);
     expect(run).not.toHaveBeenCalled();
   });
 
@@ -171,7 +171,7 @@ describe("beforeToolCall", () => {
     });
     const r = await host.tools.call("echo", { text: "safe" });
     expect(r.outcome).toBe("denied");
-    expect(r.output).toMatch(/^Input rewritten by a plugin was denied: Permission denied: echo\(unsafe\) .*needs approval/);
+    expect(r.output).toMatch(/^Input rewritten by plugin test was denied: Permission denied: echo\(unsafe\) .*needs approval/);
     expect(run).not.toHaveBeenCalled();
   });
 
@@ -194,16 +194,20 @@ describe("beforeToolCall", () => {
     const { host } = await hostWithTools([echo(run)], { plugin: { beforeToolCall: () => value as never } });
     const r = await host.tools.call("echo", { text: "x" });
     expect(r).toMatchObject({ ok: false, outcome: "denied", error: { code: "E_TOOL_DENIED" } });
-    expect(r.output).toBe(`Denied: a beforeToolCall handler returned ${described} instead of { deny } or { input }.`);
+    expect(r.output).toBe(`Denied by a plugin: a beforeToolCall handler of plugin test returned ${described} instead of { deny } or { input }`);
     expect(run).not.toHaveBeenCalled();
   });
 
-  test("the first decision wins (bail)", async () => {
-    const { host } = await hostWithTools([echo()], {
+  test("a rewrite does not skip later handlers: they see it, and a later denial still stops the call", async () => {
+    const seen: unknown[] = [];
+    const { host, audit } = await hostWithTools([echo()], {
       plugin: { beforeToolCall: () => ({ input: { text: "first" } }) },
-      plugins: [{ name: "second", beforeToolCall: () => ({ deny: "second" }) }],
+      plugins: [{ name: "second", beforeToolCall: (call) => (seen.push(call.input), { deny: "second" }) }],
     });
-    expect((await host.tools.call("echo", { text: "x" })).output).toBe("first");
+    const r = await host.tools.call("echo", { text: "x" });
+    expect(r).toMatchObject({ outcome: "denied", output: "Denied by a plugin: second" });
+    expect(seen).toEqual([{ text: "first" }]);
+    expect(audit().find((x) => x.kind === "call")).toMatchObject({ decision: "deny", by: "plugin:second" });
   });
 });
 
@@ -572,7 +576,7 @@ describe("results, events and afterToolCall", () => {
     const { host } = await hostWithTools([tool("t", () => "raw")], { plugin: { afterToolCall: () => "just a string" as never } });
     host.on((e) => void (e.type === "notice" && notices.push(e.message)));
     expect(await host.tools.call("t", {})).toMatchObject({ ok: true, outcome: "ok", output: "raw" });
-    expect(notices).toEqual(["afterToolCall returned a string instead of a tool result; it was ignored."]);
+    expect(notices).toEqual(["Plugin test failed in afterToolCall: returned a string instead of a tool result; it was ignored"]);
   });
 
   test("afterToolCall can turn a success into an error, and the audit follows", async () => {

@@ -6,7 +6,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { AgentError, createHost, type ToolDefinition } from "../../core/index.js";
-import { builtinPlugins } from "../../plugins/builtins.js";
+import { builtinPlugins } from "../../cli/builtins.js";
 import { openHost, startFake, tempDir, systemOf, toolNamesOf, toolResults, type FakeServer, type FakeServerOptions, type TestHost, type Turn } from "./loop-helpers.js";
 
 let srv: FakeServer | undefined;

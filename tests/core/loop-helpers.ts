@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createHost, type AgentEvent, type CreateHostOptions, type Host, type Plugin } from "../../core/index.js";
-import { builtinPlugins } from "../../plugins/builtins.js";
+import { builtinPlugins } from "../../cli/builtins.js";
 import { startFakeAnthropic } from "../fixtures/models/fake-anthropic.mjs";
 import { startFakeOpenAI, type FakeServer, type FakeServerOptions, type RecordedRequest, type ScriptEntry } from "../fixtures/models/fake-openai.mjs";
 

@@ -1,10 +1,10 @@
 /** The renderers, fed real events from a loop run (fake model server, real provider plugin). */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { AgentEvent } from "../../core/index.js";
-import { createJsonRenderer } from "../../core/render/json.js";
-import { createPrettyRenderer } from "../../core/render/pretty.js";
-import { createStreamJsonRenderer } from "../../core/render/stream-json.js";
-import { stripAnsi, useColor } from "../../core/render/_style.js";
+import { createJsonRenderer } from "../../cli/render/json.js";
+import { createPrettyRenderer } from "../../cli/render/pretty.js";
+import { createStreamJsonRenderer } from "../../cli/render/stream-json.js";
+import { stripAnsi, useColor } from "../../cli/render/_style.js";
 import { openHost, startFake, type FakeServer, type TestHost } from "./loop-helpers.js";
 
 /** A write sink that looks like a stream (optionally a terminal). */

@@ -188,7 +188,7 @@ describe("plugins that fail to load are reported and audited; the host starts wi
     const errorFor = (from: string) => failed.find((p) => p.from === from || p.from === project.path(from))?.error;
     expect(errorFor("./does-not-exist.mjs")).toMatch(/file not found: .*does-not-exist\.mjs/);
     expect(errorFor("not-installed-anywhere")).toMatch(
-      /package not-installed-anywhere or agent-plugin-not-installed-anywhere is not installed .*npm install --save-dev agent-plugin-not-installed-anywhere/,
+      /package not-installed-anywhere or agent-plugin-not-installed-anywhere is not installed .*Install it with: agent plugin add not-installed-anywhere/,
     );
     expect(errorFor("./syntax-error.mjs")).toMatch(/failed to import .*syntax-error\.mjs: .+/);
     expect(errorFor("./throws-on-import.mjs")).toMatch(/failed to import .*throws-on-import\.mjs: cannot start: missing API key/);
@@ -210,10 +210,10 @@ describe("plugins that fail to load are reported and audited; the host starts wi
   });
 
   test("instantiate accepts objects, factories and CJS double defaults; rejects the rest", async () => {
-    await expect(instantiate({ default: { name: "a" } }, {}, "a")).resolves.toMatchObject({ name: "a" });
-    await expect(instantiate({ default: (o: { n: string }) => ({ name: o.n }) }, { n: "b" }, "b")).resolves.toMatchObject({ name: "b" });
-    await expect(instantiate({ default: { default: { name: "c" } } }, {}, "c")).resolves.toMatchObject({ name: "c" });
-    await expect(instantiate({ default: async () => ({ name: "d" }) }, {}, "d")).resolves.toMatchObject({ name: "d" });
+    await expect(instantiate({ default: { name: "a" } }, {}, "a")).resolves.toMatchObject({ plugin: { name: "a" } });
+    await expect(instantiate({ default: (o: { n: string }) => ({ name: o.n }) }, { n: "b" }, "b")).resolves.toMatchObject({ plugin: { name: "b" } });
+    await expect(instantiate({ default: { default: { name: "c" } } }, {}, "c")).resolves.toMatchObject({ plugin: { name: "c" } });
+    await expect(instantiate({ default: async () => ({ name: "d" }) }, {}, "d")).resolves.toMatchObject({ plugin: { name: "d" } });
     await expect(instantiate({ default: { name: "" } }, {}, "e")).rejects.toThrow(/not a plugin/);
     await expect(instantiate({ default: null }, {}, "f")).rejects.toThrow(/not a plugin/);
     await expect(instantiate({ default: () => undefined }, {}, "g")).rejects.toThrow(/not a plugin/);

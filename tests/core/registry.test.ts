@@ -1,7 +1,11 @@
 /** The registration gate: every rejection is reported (plugin, name, reason) and audited; the rest still loads. */
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { z, type ModelProvider, type ToolDefinition } from "../../core/index.js";
-import { checkCommand, checkProvider, checkSkill, checkTool, findOverride, makeToolEntry } from "../../core/registry.js";
+import { findOverride, toolRegistry } from "../../core/registry.js";
+import { checkCommand, checkProvider, checkSkill, checkTool } from "../../core/registry-checks.js";
+
+/** The whole registration of one tool: the check, then the entry (or why it was refused). */
+const makeToolEntry = (def: ToolDefinition, plugin: string, _override: undefined) => toolRegistry(() => undefined).add(plugin, def);
 import { closeHosts, testHost } from "../helpers/host.js";
 import { cleanupTemp } from "../helpers/project.js";
 
@@ -56,9 +60,9 @@ describe("tool registration gate (unit)", () => {
   test("a zod tool's input schema is exposed as an object JSON Schema", () => {
     const entry = makeToolEntry(good("z", { input: z.object({ path: z.string().describe("file path"), n: z.number().optional() }) }), "p", undefined);
     expect(entry).toMatchObject({
-      inputSchema: { type: "object", properties: { path: { type: "string", description: "file path" }, n: { type: "number" } }, required: ["path"] },
+      view: { inputSchema: { type: "object", properties: { path: { type: "string", description: "file path" }, n: { type: "number" } }, required: ["path"] } },
     });
-    expect((entry as { inputSchema: Record<string, unknown> }).inputSchema.$schema).toBeUndefined();
+    expect((entry as { view: { inputSchema: Record<string, unknown> } }).view.inputSchema.$schema).toBeUndefined();
   });
 
   test("names of exactly 64 characters and with - and _ are fine", () => {
@@ -91,7 +95,7 @@ describe("tool registration gate (unit)", () => {
     expect(checkProvider(provider, new Map())).toBeUndefined();
     expect(checkProvider({ ...provider, name: "Fake Provider" }, new Map())?.reason).toMatch(/invalid provider name/);
     expect(checkProvider({ name: "nostream" }, new Map())?.reason).toMatch(/missing stream/);
-    expect(checkProvider(provider, new Map([["fake", provider]]))?.reason).toMatch(/duplicate provider/);
+    expect(checkProvider(provider, new Map([["fake", { source: "p" }]]))?.reason).toMatch(/duplicate provider name: already registered by p/);
   });
 });
 

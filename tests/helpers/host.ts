@@ -3,8 +3,7 @@
  * project's `.agent/audit.jsonl`. Every host made here is closed by `closeHosts()`.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { createHost, type CreateHostOptions } from "../../core/host.js";
-import type { Host, Plugin, ToolDefinition } from "../../core/types.js";
+import { createHost, type CreateHostOptions, type Host, type Plugin, type ToolDefinition } from "../../core/index.js";
 import { tempProject, type TempProject } from "./project.js";
 
 const open: Host[] = [];

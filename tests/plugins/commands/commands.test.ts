@@ -1,4 +1,6 @@
 /** The built-in slash commands, through the host's command registry. */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { openHost, startFake, type FakeServer, type FakeServerOptions, type TestHost, type Turn } from "../../core/loop-helpers.js";
 
@@ -59,12 +61,20 @@ test("/model list asks the provider for its models", async () => {
   expect((await h.commands.run("/model list")).output).toBe("  openai:gpt-one\n  openai:gpt-two");
 });
 
-test("/mode shows and sets the permission mode", async () => {
+test("/mode shows and sets the permission mode when the user types it; the change is audited with who made it", async () => {
   const h = await host();
-  expect((await h.commands.run("/mode")).output).toContain("Permission mode: default");
-  expect((await h.commands.run("/mode acceptedits")).output).toContain("Permission mode: acceptEdits");
+  expect((await h.commands.run("/mode", { asUser: true })).output).toContain("Permission mode: default");
+  expect((await h.commands.run("/mode acceptedits", { asUser: true })).output).toContain("Permission mode: acceptEdits");
   expect(h.permissionMode).toBe("acceptEdits");
-  expect((await h.commands.run("/mode yolo")).output).toContain('Unknown mode "yolo"');
+  expect((await h.commands.run("/mode yolo", { asUser: true })).output).toContain('Unknown mode "yolo"');
+  const audit = readFileSync(path.join(h.workspace.root, ".agent/audit.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  expect(audit.find((r) => r.kind === "mode")).toMatchObject({ source: "user:/mode (plugin commands)", name: "acceptEdits", detail: { from: "default", to: "acceptEdits" } });
+});
+
+test("/mode run by code (not typed by the user) cannot change the mode", async () => {
+  const h = await host();
+  expect((await h.commands.run("/mode bypass")).output).toBe("The permission mode can only be changed by you, typing /mode bypass.");
+  expect(h.permissionMode).toBe("default");
 });
 
 test("/usage reports the session's tokens", async () => {

@@ -8,6 +8,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { builtinPlugins } from "../../../cli/builtins.js";
 import { createHost, type CreateHostOptions, type Host } from "../../../core/index.js";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -46,6 +47,7 @@ export async function mcpHost(mcpServers: Record<string, unknown>, options: Part
     cwd: options.cwd ?? tempDir(),
     userConfigDir: false,
     permissionMode: "bypass",
+    builtins: builtinPlugins,
     ...options,
     config: { ...options.config, mcpServers: mcpServers as never },
   });

@@ -125,7 +125,7 @@ describe("agent mcp add / remove", () => {
     const p = project({ ".agentrc.json": { mcpServers: { fromConfig: { command: "x" } } } });
     const noDash = await agent(p, ["mcp", "add", "fs", "npx", "-y", "server"]);
     expect(noDash.code).toBe(2);
-    expect(noDash.stderr).toContain('unknown option "-y" for agent mcp add. If it belongs to the server\'s command, put -- before the command');
+    expect(noDash.stderr).toContain("unknown option -y for agent mcp add. If it belongs to the command you are passing on, put -- before it.");
     const badName = await agent(p, ["mcp", "add", "my server", "--", "x"]);
     expect(badName.stderr).toContain('server name "my server" may only use letters, digits, _ and -');
     const badUrl = await agent(p, ["mcp", "add", "--transport", "http", "r", "not-a-url"]);

@@ -11,7 +11,7 @@ import { cleanup, DEMO_SERVER, fixture, FIXTURES, freePort, isAlive, mcpHost, no
 afterAll(cleanup);
 
 function failure(host: Awaited<ReturnType<typeof mcpHost>>, name: string): string | undefined {
-  return host.problems.find((p) => p.kind === "mcp" && p.name === name)?.message;
+  return host.problems.find((p) => p.kind === "server" && p.name === name)?.message;
 }
 
 describe("servers that fail to connect", () => {

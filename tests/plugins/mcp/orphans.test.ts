@@ -68,15 +68,26 @@ describe("no orphans", () => {
     await expectNoneLeft(marker);
   });
 
-  it("on an uncaught error", async () => {
+  it("when a plugin calls process.exit mid-call (the exit handler is the last line of defence)", async () => {
     const marker = `orphan-${randomUUID()}`;
-    // A plugin whose timer throws once the call has started: nothing catches it, the process dies.
     const p = serversProject(marker, {
-      "agent.config.mjs": `export default { plugins: [{ name: "bomb", event(e) { if (e.type === "tool_start") setTimeout(() => { throw new Error("boom from a plugin timer"); }, 100); } }] };\n`,
+      "agent.config.mjs": `export default { plugins: [{ name: "bomb", event(e) { if (e.type === "tool_start") setTimeout(() => process.exit(7), 100); } }] };\n`,
     });
     const r = await finished(startAgent(p, ["call", "--permission-mode", "bypass", "mcp__slow__slow", '{"ms":60000}']));
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain("boom from a plugin timer");
+    expect(r.code).toBe(7);
+    await expectNoneLeft(marker);
+  });
+
+  it("a plugin's stray error is reported, the call finishes, and nothing is left", async () => {
+    const marker = `orphan-${randomUUID()}`;
+    const p = serversProject(marker, {
+      "agent.config.mjs": `export default { plugins: [{ name: "bomb", event(e) { if (e.type === "tool_start") { setTimeout(() => { throw new Error("boom from a plugin timer"); }, 50); Promise.reject(new Error("a stray rejection")); } } }] };\n`,
+    });
+    const r = await finished(startAgent(p, ["call", "--permission-mode", "bypass", "mcp__slow__slow", '{"ms":400}']));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("agent: plugin code left an error nobody handled: boom from a plugin timer");
+    expect(r.stderr).toContain("agent: plugin code left an error nobody handled: a stray rejection");
+    expect(r.stderr).not.toMatch(/^\s+at /m);
     await expectNoneLeft(marker);
   });
 });

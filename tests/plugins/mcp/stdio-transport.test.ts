@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ServerLog } from "../../../plugins/mcp/server-log.js";
 import { minimalEnvironment, StdioServerProcess } from "../../../plugins/mcp/stdio-process.js";
 import { LineSplitter, ProcessTransport } from "../../../plugins/mcp/stdio-transport.js";
+import { ProcessScope } from "../../../core/processes.js";
 import { cleanup, fixture, isAlive, tempDir } from "./_helpers.js";
 
 afterAll(cleanup);
@@ -38,7 +39,7 @@ describe("the stdio transport with a real server", () => {
     const dir = tempDir();
     const log = new ServerLog(path.join(dir, "big.log"));
     const { command, args } = fixture("big-output");
-    const proc = new StdioServerProcess({ command, args, env: {}, cwd: dir, log });
+    const proc = new StdioServerProcess({ command, args, env: {}, cwd: dir, log, processes: new ProcessScope() });
     const transport = new ProcessTransport(proc, log, 1024 * 1024);
     const client = new Client({ name: "test", version: "1.0.0" });
     await client.connect(transport);

@@ -1,5 +1,5 @@
 /** `--output-format json`: nothing while the run goes, then one JSON object describing how it ended. */
-import type { AgentEvent } from "../events.js";
+import type { AgentEvent } from "../../core/index.js";
 import type { Output } from "./_style.js";
 
 export interface JsonResult {

@@ -4,7 +4,7 @@
  * Without a terminal it draws no spinner and no colours; when stdout is not a terminal only the
  * final answer goes there, so `agent run -p ... > answer.md` gets just the answer.
  */
-import type { AgentEvent } from "../events.js";
+import type { AgentEvent } from "../../core/index.js";
 import { clip, firstLine, formatDuration, formatTokens, summarizeInput } from "./_format.js";
 import { createStyle, useColor, type Output, type Style } from "./_style.js";
 

@@ -4,7 +4,7 @@
  * asking denies and cancels the run.
  */
 import { createInterface } from "node:readline";
-import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "../types.js";
+import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "../../core/index.js";
 import { summarizeInput } from "./_format.js";
 import { createStyle, useColor, type Output } from "./_style.js";
 

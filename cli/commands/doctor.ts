@@ -1,15 +1,16 @@
 /** `agent doctor`: config, plugins, tools and the problems found. Exit 1 when there are problems. */
-import type { CliContext } from "./context.js";
-import { parseSubArgs } from "./main.js";
-import { version } from "./context.js";
-import { AgentError } from "../errors.js";
-import { resolveModel } from "../loop.js";
+import { AgentError, resolveModel } from "../../core/index.js";
+import { version } from "../context.js";
+import { defineAppCommand } from "./_define.js";
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = parseSubArgs(args, { json: { type: "boolean" } }, "Usage: agent doctor [--json]", false);
-  if (!parsed) return 0;
-  const host = await ctx.openHost({ interactive: false, quiet: true });
-  try {
+export default defineAppCommand({
+  name: "doctor",
+  description: "check config, plugins and tools; report problems",
+  usage: "[--json]",
+  options: { json: { type: "boolean", description: "print the report as JSON" } },
+  positionals: false,
+  async run(ctx) {
+    const host = await ctx.openHost({ quiet: true });
     // No model is not a problem (only `agent run` and the interactive session need one); a model that
     // names no registered provider, or is malformed, is.
     const warnings: string[] = [];
@@ -41,7 +42,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       problems: [...modelProblems, ...host.problems.map((p) => p.message)],
       warnings,
     };
-    if (parsed.values.json) {
+    if (ctx.values.json) {
       process.stdout.write(JSON.stringify(report, null, 2) + "\n");
       return report.problems.length ? 1 : 0;
     }
@@ -52,7 +53,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     out.push(`${ok(true)} config: ${report.configFiles.length ? report.configFiles.join(", ") : "no config files (defaults)"}`);
     if (!model) out.push(`warn ${warnings[0]}`);
     else out.push(`${ok(!modelProblems.length)} model: ${model}${modelProblems.length ? `: ${modelProblems[0]}` : ""}`);
-    for (const p of report.plugins) out.push(`${ok(p.status === "loaded")} plugin ${p.name}${p.error ? `: ${p.error}` : ""}`);
+    for (const p of report.plugins) out.push(`${p.status === "disabled" ? "off " : ok(p.status === "loaded")} plugin ${p.name}${p.status === "disabled" ? " (disabled)" : ""}${p.error ? `: ${p.error}` : ""}`);
     out.push(`tools: ${[...bySource].map(([s, n]) => `${s} ${n}`).join(", ") || "none"}`);
     out.push(`permission mode: ${report.permissionMode}`);
     if (report.problems.length) {
@@ -60,7 +61,5 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     } else out.push("", `No problems found${warnings.length ? ` (${warnings.length} warning${warnings.length > 1 ? "s" : ""} above)` : ""}.`);
     process.stdout.write(out.join("\n") + "\n");
     return report.problems.length ? 1 : 0;
-  } finally {
-    await host.close();
-  }
-}
+  },
+});

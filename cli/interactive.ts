@@ -6,19 +6,18 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface, type Interface } from "node:readline";
-import { AgentError, errorMessage } from "../errors.js";
-import { createStyle, useColor, type Style } from "../render/_style.js";
-import { createPermissionAsker, splitQuestion } from "../render/permission-prompt.js";
-import { createPrettyRenderer } from "../render/pretty.js";
-import type { Host } from "../types.js";
-import { version, type CliContext } from "./context.js";
-import { onCtrlC } from "./run.js";
+import { AgentError, errorMessage, type Host } from "../core/index.js";
+import { createStyle, useColor, type Style } from "./render/_style.js";
+import { createPermissionAsker, splitQuestion } from "./render/permission-prompt.js";
+import { createPrettyRenderer } from "./render/pretty.js";
+import { version, type AppContext } from "./context.js";
+import { onCtrlC } from "./commands/run.js";
 
 const HISTORY_SIZE = 500;
 const PROMPT = "> ";
 const CONTINUATION = "… ";
 
-export async function runInteractive(ctx: CliContext): Promise<number> {
+export async function runInteractive(ctx: AppContext): Promise<number> {
   const term = new Terminal();
   let cancelRun: (() => void) | undefined;
   const host = await ctx.openHost({
@@ -64,7 +63,7 @@ function banner(host: Host, s: Style): void {
 
 async function runCommand(host: Host, line: string, s: Style): Promise<{ exit?: boolean; prompt?: string }> {
   try {
-    const result = await host.commands.run(line);
+    const result = await host.commands.run(line, { asUser: true });
     if (result.output) process.stdout.write(`${result.output}\n`);
     return { exit: result.exit, prompt: result.prompt };
   } catch (err) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `agent` entry point. Kept tiny: `--version` answers without importing anything, and every
- * subcommand is loaded only when used (so no MCP or provider SDK is imported unless needed).
+ * command is loaded only when used (so no MCP or provider SDK is imported unless needed). Once the
+ * command is done, the process exits: a timer or socket a plugin left behind cannot keep it alive.
  */
 declare const __AGENT_VERSION__: string;
 
@@ -14,15 +15,28 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+/** Exit once what was written has reached stdout and stderr. */
+function exitWhenFlushed(code: number): void {
+  process.exitCode = code;
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream.writableLength === 0) done();
+    else stream.write("", done);
+  }
+}
+
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0] === "-V")) {
   process.stdout.write(`${typeof __AGENT_VERSION__ === "string" ? __AGENT_VERSION__ : "dev"}\n`);
 } else {
-  import("./cli/main.js").then(
-    (m) => m.main(argv),
+  import("./main.js").then(
+    async (m) => exitWhenFlushed(await m.main(argv)),
     (err: unknown) => {
       process.stderr.write(`agent: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 1;
+      exitWhenFlushed(1);
     },
   );
 }

@@ -1,30 +1,24 @@
 /** `agent run -p "<prompt>"`: the agent loop, headless, for scripts and CI. */
 import { fstatSync } from "node:fs";
-import { AgentError, ExitCode } from "../errors.js";
-import { DEFAULT_MAX_TURNS } from "../loop.js";
-import type { ModelErrorCode } from "../model.js";
+import { AgentError, DEFAULT_MAX_TURNS, ExitCode, type AgentEvent, type Host, type ModelErrorCode, type RunResult } from "../../core/index.js";
+import { canPrompt, type AppContext } from "../context.js";
 import { createJsonRenderer } from "../render/json.js";
 import { askOnStdin, createPermissionAsker } from "../render/permission-prompt.js";
 import { createPrettyRenderer } from "../render/pretty.js";
 import { createStreamJsonRenderer } from "../render/stream-json.js";
-import type { AgentEvent } from "../events.js";
-import type { CreateHostOptions } from "../host.js";
-import type { Host, RunResult } from "../types.js";
-import { canPrompt, type CliContext } from "./context.js";
-import { parseSubArgs } from "./main.js";
+import { defineAppCommand } from "./_define.js";
 
-const USAGE = `Usage: agent run [-p <prompt>] [options]
 
-Runs the agent on one prompt: the model answers and calls tools until the task is done.
+
+const FORMATS = ["text", "json", "stream-json"] as const;
+type Format = (typeof FORMATS)[number];
+
+/** Model failures that are really configuration problems: exit 2 like other config errors. */
+const CONFIG_CODES = new Set<string>(["E_MODEL_NO_KEY", "E_MODEL_CONFIG"] satisfies ModelErrorCode[]);
+
+const DETAILS = `Runs the agent on one prompt: the model answers and calls tools until the task is done.
 The prompt comes from -p (or the arguments), or from stdin when it is piped; with -p, piped
 input is added after the prompt (git diff | agent run -p "review this").
-
-Options:
-  -p, --prompt <text>         the task
-  -m, --model <p:m>           provider:model (default: AGENT_MODEL, then config "model")
-      --max-turns <n>         stop after n model requests (default: config maxTurns, else 50)
-      --output-format <fmt>   text (default) | json | stream-json
-      --system-prompt <text>  replace the system prompt for this run
 
 Global options (--permission-mode, --cwd, --debug) apply too. With no terminal to ask, tools that
 need approval are denied: allow them with permissions.allow in the config, or --permission-mode.
@@ -34,26 +28,26 @@ and tool calls to stderr; json prints one object at the end; stream-json prints 
 Exit codes: 0 finished; 1 the model failed, or the run stopped at --max-turns or the output token
 limit; 2 usage or config error (no model, no API key); 130 cancelled with Ctrl-C.`;
 
-const FORMATS = ["text", "json", "stream-json"] as const;
-type Format = (typeof FORMATS)[number];
+export default defineAppCommand({
+  name: "run",
+  description: 'run the agent on a prompt (headless): agent run -p "..."',
+  usage: "[-p <prompt>] [options]",
+  details: DETAILS,
+  options: {
+    prompt: { type: "string", short: "p", valueName: "<text>", description: "the task" },
+    model: { type: "string", short: "m", valueName: "<p:m>", description: "provider:model (default: AGENT_MODEL, then config \"model\")" },
+    "max-turns": { type: "string", valueName: "<n>", description: "stop after n model requests (default: config maxTurns, else 50)" },
+    "output-format": { type: "string", valueName: "<fmt>", description: "text (default) | json | stream-json" },
+    "system-prompt": { type: "string", valueName: "<text>", description: "replace the system prompt for this run" },
+  },
+  run: (ctx) => runHeadless(ctx.values, ctx.positionals, ctx),
+});
 
-/** Model failures that are really configuration problems: exit 2 like other config errors. */
-const CONFIG_CODES = new Set<string>(["E_MODEL_NO_KEY", "E_MODEL_CONFIG"] satisfies ModelErrorCode[]);
-
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = parseSubArgs(
-    args,
-    {
-      prompt: { type: "string", short: "p" },
-      model: { type: "string", short: "m" },
-      "max-turns": { type: "string" },
-      "output-format": { type: "string" },
-      "system-prompt": { type: "string" },
-    },
-    USAGE,
-  );
-  if (!parsed) return ExitCode.OK;
-  const v = parsed.values;
+async function runHeadless(
+  v: { prompt?: string; model?: string; "max-turns"?: string; "output-format"?: string; "system-prompt"?: string },
+  positionals: string[],
+  ctx: Pick<AppContext, "openHost">,
+): Promise<number> {
   const format = (v["output-format"] ?? "text") as Format;
   if (!FORMATS.includes(format)) throw new AgentError("E_USAGE", `--output-format must be one of ${FORMATS.join(", ")}; got "${format}"`);
   const maxTurns = v["max-turns"] === undefined ? undefined : Number(v["max-turns"]);
@@ -61,14 +55,13 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     throw new AgentError("E_USAGE", `--max-turns must be a positive whole number; got "${v["max-turns"]}"`);
   }
 
-  const prompt = await readPrompt(v.prompt ?? (parsed.positionals.length ? parsed.positionals.join(" ") : undefined));
+  const prompt = await readPrompt(v.prompt ?? (positionals.length ? positionals.join(" ") : undefined));
   if (!prompt.text.trim()) throw new AgentError("E_USAGE", 'no prompt: pass -p "<what to do>", or pipe it on stdin.');
 
   // Ask permission on the terminal only when stdin is the terminal (not the prompt's pipe).
   const ask = !prompt.fromStdin && canPrompt();
   const controller = new AbortController();
   const host = await ctx.openHost({
-    interactive: false,
     ctrlC: "caller",
     askPermission: ask ? createPermissionAsker({ ask: askOnStdin(), output: process.stderr, onCancel: () => controller.abort() }) : undefined,
   });

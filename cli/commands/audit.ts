@@ -1,18 +1,26 @@
 /** `agent audit [--tail N] [--json]`: the last records of the audit log. */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { loadConfig } from "../config.js";
-import { AgentError } from "../errors.js";
-import type { CliContext } from "./context.js";
-import { oneLine, table } from "./format.js";
-import { parseSubArgs } from "./main.js";
+import { AgentError, type PreparedHost } from "../../core/index.js";
+import { oneLine, table } from "../format.js";
+import { defineAppCommand } from "./_define.js";
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
-  const parsed = parseSubArgs(args, { json: { type: "boolean" }, tail: { type: "string", short: "n" } }, "Usage: agent audit [--tail N] [--json]", false);
-  if (!parsed) return 0;
-  const tail = parsed.values.tail === undefined ? 20 : Number(parsed.values.tail);
-  if (!Number.isInteger(tail) || tail <= 0) throw new AgentError("E_USAGE", `--tail must be a positive whole number; got "${parsed.values.tail}"`);
-  const loaded = await loadConfig({ cwd: ctx.cwd });
+export default defineAppCommand({
+  name: "audit",
+  description: "show the audit log [--tail N] [--json]",
+  usage: "[--tail N] [--json]",
+  options: {
+    tail: { type: "string", short: "n", valueName: "<N>", description: "how many of the last records (default 20)" },
+    json: { type: "boolean", description: "print the records as JSON lines" },
+  },
+  positionals: false,
+  run: (ctx) => show(ctx.values, ctx),
+});
+
+async function show(values: { tail?: string; json?: boolean }, ctx: { prepare(): Promise<PreparedHost> }): Promise<number> {
+  const tail = values.tail === undefined ? 20 : Number(values.tail);
+  if (!Number.isInteger(tail) || tail <= 0) throw new AgentError("E_USAGE", `--tail must be a positive whole number; got "${values.tail}"`);
+  const loaded = await ctx.prepare();
   if (loaded.config.audit?.enabled === false) {
     process.stderr.write("agent: the audit log is disabled in config (audit.enabled: false).\n");
     return 0;
@@ -30,7 +38,7 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
       return []; // a torn last line after a power cut: skip it
     }
   });
-  if (parsed.values.json) {
+  if (values.json) {
     for (const r of records) process.stdout.write(JSON.stringify(r) + "\n");
     return 0;
   }

@@ -1,0 +1,13 @@
+/**
+ * The composition root: which built-in plugins the `agent` command starts with. Core knows none of
+ * them; each is loaded lazily and is written only against the public API.
+ */
+import type { BuiltinPlugin } from "../core/index.js";
+
+export const builtinPlugins: BuiltinPlugin[] = [
+  { name: "tools", load: async () => (await import("../plugins/tools/index.js")).default },
+  { name: "mcp", load: async () => (await import("../plugins/mcp/index.js")).default },
+  { name: "openai", load: async () => (await import("../plugins/openai/index.js")).default },
+  { name: "anthropic", load: async () => (await import("../plugins/anthropic/index.js")).default },
+  { name: "commands", load: async () => (await import("../plugins/commands/index.js")).default },
+];

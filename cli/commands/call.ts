@@ -1,0 +1,54 @@
+/** `agent call <tool> [json-args] [--json]`: one tool through the full gate. */
+import { AgentError, ExitCode } from "../../core/index.js";
+import { defineAppCommand } from "./_define.js";
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export default defineAppCommand({
+  name: "call",
+  description: "call one tool through the gate: agent call <tool> [json-args] [--json]",
+  usage: "<tool> [json-args] [--json]",
+  details: [
+    "Runs one tool through the full gate (schema, permission, timeout, output cap, audit).",
+    'json-args is a JSON object; "-" reads it from stdin. With --json, prints {ok, output, error?, truncated?}.',
+    "Exit codes: 0 ok, 1 the tool failed or timed out, 2 bad arguments, 3 denied by permission.",
+  ].join("\n"),
+  options: { json: { type: "boolean", description: "print {ok, output, error?, truncated?} as JSON" } },
+  async run(ctx) {
+    const [name, rawArgs, ...extra] = ctx.positionals;
+    if (!name) throw new AgentError("E_USAGE", "missing tool name. Usage: agent call <tool> [json-args] [--json]");
+    if (extra.length) throw new AgentError("E_USAGE", `unexpected arguments after the JSON: ${extra.join(" ")}. Quote the JSON as one argument.`);
+    let input: unknown = {};
+    const text = rawArgs === "-" ? await readStdin() : rawArgs;
+    if (text !== undefined && text.trim() !== "") {
+      try {
+        input = JSON.parse(text);
+      } catch (err) {
+        throw new AgentError("E_USAGE", `json-args is not valid JSON: ${(err as Error).message}`);
+      }
+    }
+    const json = !!ctx.values.json;
+    const host = await ctx.openHost({ quiet: json, interactive: rawArgs !== "-" });
+    const result = await host.tools.call(name, input, { signal: new AbortController().signal });
+    if (json) {
+      const out: Record<string, unknown> = { ok: result.ok, output: result.output };
+      if (result.error) out.error = result.error;
+      if (result.truncated) out.truncated = true;
+      if (result.structured !== undefined) out.structured = result.structured;
+      ctx.printJson(out);
+    } else if (result.ok) {
+      process.stdout.write(result.output.endsWith("\n") || result.output === "" ? result.output : `${result.output}\n`);
+    } else {
+      ctx.warn(result.output);
+    }
+    if (result.ok) return ExitCode.OK;
+    // A path outside the workspace is refused by policy, like a permission rule: same exit code.
+    if (result.outcome === "denied" || result.error?.code === "E_PATH_OUTSIDE_WORKSPACE") return ExitCode.DENIED;
+    if (result.error?.code === "E_TOOL_NOT_FOUND" || result.outcome === "invalid") return ExitCode.USAGE;
+    return ExitCode.FAILED;
+  },
+});

@@ -1,0 +1,39 @@
+/** `agent config [--json]`: the resolved config (secrets redacted) and the files it came from. */
+import { REDACTED, isSecretKey } from "../../core/index.js";
+import { defineAppCommand } from "./_define.js";
+
+function redactDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(redactDeep);
+  if (v && typeof v === "object") {
+    if (typeof (v as { name?: unknown }).name === "string" && Object.values(v).some((x) => typeof x === "function")) {
+      return `[inline plugin ${(v as { name: string }).name}]`;
+    }
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, isSecretKey(k) && typeof x === "string" && x ? REDACTED : redactDeep(x)]));
+  }
+  return v;
+}
+
+export default defineAppCommand({
+  name: "config",
+  description: "show the resolved config and the files it came from [--json]",
+  usage: "[--json]",
+  details: "The config after every file is merged and the plugins' config hooks ran (nothing is started).",
+  options: { json: { type: "boolean", description: "print { files, projectRoot, config } as JSON" } },
+  positionals: false,
+  async run(ctx) {
+    const prepared = await ctx.prepare();
+    for (const p of prepared.problems) ctx.warn(`agent: ${p.message}`);
+    const config = redactDeep(prepared.config);
+    if (ctx.values.json) {
+      ctx.printJson({ files: prepared.configFiles, projectRoot: prepared.projectRoot, config });
+      return 0;
+    }
+    const files = prepared.configFiles;
+    ctx.print(
+      `Project root: ${prepared.projectRoot}\n` +
+        `Config files (merged in this order):${files.length ? "\n" + files.map((f) => `  ${f}`).join("\n") : " none (defaults)"}\n\n` +
+        `${JSON.stringify(config, null, 2)}`,
+    );
+    return 0;
+  },
+});

@@ -1,0 +1,8 @@
+/** `agent plugin new|add|remove`: scaffold, install and enable plugins. */
+import { defineAppCommand } from "./_define.js";
+
+export default defineAppCommand({
+  name: "plugin",
+  description: "create, install and remove plugins: new, add, remove",
+  subcommands: [],
+});

@@ -1,0 +1,117 @@
+/**
+ * What every command gets: the global flags, the prepared host (config and plugins, read once), and a
+ * way to open the host with CLI conventions (notices to stderr, a terminal permission prompt when
+ * asked for, Ctrl-C and SIGTERM close it so no child process outlives us).
+ */
+import { AgentError, hostVersion, prepareHost, type Host, type PermissionAsker, type PermissionMode, type PreparedHost } from "../core/index.js";
+import type { CliOpenHostOptions } from "../core/index.js";
+import type { BaseContext } from "./args.js";
+import { builtinPlugins } from "./builtins.js";
+import { printJson, table } from "./format.js";
+
+export function version(): string {
+  return hostVersion();
+}
+
+export interface CliOpenOptions extends CliOpenHostOptions {
+  /**
+   * `exit` (default): Ctrl-C closes the host and exits. `caller`: once the host is open, Ctrl-C is the
+   * caller's (e.g. the first one cancels a run); while it opens, Ctrl-C still exits.
+   */
+  ctrlC?: "exit" | "caller";
+}
+
+/** The CLI's context: the public `CliContext` base, plus what the built-in commands need beyond it. */
+export interface AppContext extends BaseContext {
+  openHost(options?: CliOpenOptions): Promise<Host>;
+  /** The host opened by the running command, if any (closed by the CLI when the command returns). */
+  readonly opened: Host | undefined;
+  /** The prepared host, if preparing already happened. */
+  readonly preparedSoFar: PreparedHost | undefined;
+}
+
+/** True when a person can answer a permission prompt. */
+export function canPrompt(): boolean {
+  return !!process.stdin.isTTY && !!process.stderr.isTTY && process.env.CI !== "true";
+}
+
+export function createAppContext(flags: { cwd?: string; permissionMode?: PermissionMode; debug: boolean }): AppContext {
+  const cwd = flags.cwd ?? process.cwd();
+  let prepared: Promise<PreparedHost> | undefined;
+  let preparedValue: PreparedHost | undefined;
+  let opened: Host | undefined;
+  const prepare = () =>
+    (prepared ??= prepareHost({ cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins }).then((p) => (preparedValue = p)));
+  const write = (stream: NodeJS.WriteStream, text: string) => stream.write(text.endsWith("\n") ? text : `${text}\n`);
+  return {
+    cwd,
+    permissionMode: flags.permissionMode,
+    debug: flags.debug,
+    prepare,
+    get opened() {
+      return opened;
+    },
+    get preparedSoFar() {
+      return preparedValue;
+    },
+    async openHost(options: CliOpenOptions = {}) {
+      if (opened) throw new AgentError("E_USAGE", "the host is already open for this command");
+      const { interactive, quiet, ctrlC = "exit", ...rest } = options;
+      // Handle signals from the start: while the host opens, servers may already be running in
+      // process groups of their own, which a terminal's Ctrl-C does not reach.
+      const signals = installSignalHandlers();
+      const host = await (await prepare()).open({
+        permissionMode: flags.permissionMode,
+        // The prompt (and node:readline) loads on the first question only.
+        askPermission: interactive === true && canPrompt() ? askOnTerminal() : undefined,
+        ...rest,
+      });
+      opened = host;
+      if (!quiet) {
+        for (const p of host.problems) process.stderr.write(`agent: ${p.message}\n`);
+        host.on((e) => {
+          if (e.type === "notice" && e.level !== "info") process.stderr.write(`agent: ${e.message}\n`);
+        });
+      }
+      signals.attach(host, ctrlC === "exit");
+      return host;
+    },
+    print: (text) => void write(process.stdout, text),
+    printJson,
+    warn: (text) => void write(process.stderr, text),
+    table,
+    usageError(message: string): never {
+      throw new AgentError("E_USAGE", message);
+    },
+  };
+}
+
+/** The terminal permission prompt; its module (and node:readline) loads on the first question only. */
+function askOnTerminal(): PermissionAsker {
+  let asker: PermissionAsker | undefined;
+  return async (req) => {
+    if (!asker) {
+      const { askOnStdin, createPermissionAsker } = await import("./render/permission-prompt.js");
+      asker = createPermissionAsker({ ask: askOnStdin(), output: process.stderr });
+    }
+    return asker(req);
+  };
+}
+
+function installSignalHandlers(): { attach(host: Host, keepSigint: boolean): void } {
+  let host: Host | undefined;
+  const onSignal = (sig: NodeJS.Signals) => {
+    const code = sig === "SIGINT" ? 130 : 143;
+    // Before the host exists, exiting is enough: the exit handler kills every child started so far.
+    void (host?.close() ?? Promise.resolve()).finally(() => process.exit(code));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  process.once("SIGHUP", onSignal);
+  return {
+    attach(h, keepSigint) {
+      host = h;
+      if (!keepSigint) process.off("SIGINT", onSignal);
+    },
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * CLI dispatch: global flags, the first word, its owner (a built-in command or a plugin's), error
+ * reporting and exit codes. Exit codes: 0 success, 1 the tool/command/run failed, 2 usage or config
+ * error, 3 denied by permission, 130/143 interrupted.
+ */
+import { AgentError, ConfigError, ExitCode, closestNames, errorMessage, PERMISSION_MODES, type CliCommand, type ErrorCode, type PermissionMode } from "../core/index.js";
+import { findCommand, helpFor, runCliCommand } from "./args.js";
+import { CORE_COMMANDS } from "./commands/index.js";
+import { createAppContext, type AppContext } from "./context.js";
+import { watchStrayErrors } from "./stray-errors.js";
+
+const GLOBAL_HELP = [
+  "Global options:",
+  "  --cwd <dir>                 project folder (default: current folder)",
+  "  --permission-mode <mode>    default | plan | acceptEdits | bypass",
+  "  --debug                     print stack traces and debug logs",
+  "  -h, --help                  show help",
+  "  -v, --version               show the version",
+  "",
+  "Exit codes: 0 success, 1 failure, 2 usage or config error, 3 denied by permission, 130/143 interrupted.",
+].join("\n");
+
+function rootHelp(plugins: { plugin: string; command: CliCommand<any> }[], note?: string): string {
+  const all = [...CORE_COMMANDS.map((c) => ({ name: c.name, description: c.description })), ...plugins.map((p) => ({ name: p.command.name, description: `${p.command.description} (plugin ${p.plugin})` }))];
+  const width = Math.max(...all.map((c) => c.name.length));
+  return [
+    "Usage: agent [command] [options]",
+    "",
+    "With no command in a terminal, starts an interactive session.",
+    "",
+    "Commands:",
+    ...all.map((c) => `  ${c.name.padEnd(width)}  ${c.description}`),
+    ...(note ? ["", note] : []),
+    "",
+    GLOBAL_HELP,
+  ].join("\n");
+}
+
+/** Split global flags (allowed anywhere before `--`) from the command's own arguments. */
+function extractGlobals(argv: string[]): { rest: string[]; cwd?: string; mode?: string; debug: boolean; help: boolean; version: boolean } {
+  const rest: string[] = [];
+  const g = { cwd: undefined as string | undefined, mode: undefined as string | undefined, debug: false, help: false, version: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--") {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const value = () => {
+      if (inline !== undefined) return inline;
+      const v = argv[++i];
+      if (v === undefined) throw new AgentError("E_USAGE", `${flag} needs a value`);
+      return v;
+    };
+    if (flag === "--cwd") g.cwd = value();
+    else if (flag === "--permission-mode") g.mode = value();
+    else if (flag === "--debug") g.debug = true;
+    else if (flag === "--help" || flag === "-h") g.help = true;
+    else if ((flag === "--version" || flag === "-v") && rest.length === 0) g.version = true;
+    else rest.push(a);
+  }
+  return { rest, ...g };
+}
+
+/** Plugin commands, the built-in names winning a clash. */
+async function pluginCommands(ctx: AppContext): Promise<{ plugin: string; command: CliCommand<any> }[]> {
+  const prepared = await ctx.prepare();
+  const taken = new Set(CORE_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
+  const out: { plugin: string; command: CliCommand<any> }[] = [];
+  for (const entry of prepared.cliCommands) {
+    if (!entry.command || typeof entry.command.name !== "string" || taken.has(entry.command.name)) continue;
+    taken.add(entry.command.name);
+    out.push(entry);
+  }
+  return out;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let debug = argv.includes("--debug") || process.env.AGENT_DEBUG === "1";
+  let ctx: AppContext | undefined;
+  // Installed for the rest of the process: a late rejection must not crash the exit either.
+  watchStrayErrors(() => ctx?.preparedSoFar?.plugins ?? [], () => debug);
+  try {
+    const g = extractGlobals(argv);
+    debug ||= g.debug;
+    if (debug) process.env.AGENT_DEBUG = "1";
+    if (g.version) {
+      process.stdout.write(`${(await import("./context.js")).version()}\n`);
+      return ExitCode.OK;
+    }
+    if (g.mode !== undefined && !PERMISSION_MODES.includes(g.mode as PermissionMode)) {
+      throw new AgentError("E_USAGE", `--permission-mode must be one of ${PERMISSION_MODES.join(", ")}; got "${g.mode}"`);
+    }
+    ctx = createAppContext({ cwd: g.cwd, permissionMode: g.mode as PermissionMode | undefined, debug });
+    const [name, ...args] = g.rest;
+    if (!name || name === "help") {
+      if (name === "help" || g.help) {
+        process.stdout.write(`${await rootHelpText(ctx)}\n`);
+        return ExitCode.OK;
+      }
+      if (process.stdin.isTTY && process.stdout.isTTY) {
+        const { runInteractive } = await import("./interactive.js");
+        return await runInteractive(ctx);
+      }
+      process.stderr.write(`${await rootHelpText(ctx)}\n\nagent: no command given and no terminal for an interactive session. Use: agent run -p "..."\n`);
+      return ExitCode.USAGE;
+    }
+    let command = findCommand(CORE_COMMANDS, name);
+    if (!command && !name.startsWith("-")) command = findCommand((await pluginCommands(ctx)).map((p) => p.command), name);
+    if (!command) {
+      const what = name.startsWith("-") ? "option" : "command";
+      const known = name.startsWith("-") ? ["--cwd", "--permission-mode", "--debug", "--help", "--version"] : [...CORE_COMMANDS.map((c) => c.name), ...(await pluginCommands(ctx).catch(() => [])).map((p) => p.command.name)];
+      const near = closestNames(name, known);
+      throw new AgentError("E_USAGE", `unknown ${what} "${name}".${near.length ? ` Did you mean "${near[0]}"?` : ""} Run agent --help for the list.`);
+    }
+    try {
+      return await runCliCommand(command, g.help ? ["--help", ...args] : args, [command.name], ctx);
+    } finally {
+      await ctx.opened?.close();
+    }
+  } catch (err) {
+    return reportError(err, debug);
+  }
+}
+
+async function rootHelpText(ctx: AppContext): Promise<string> {
+  try {
+    return rootHelp(await pluginCommands(ctx));
+  } catch (err) {
+    return rootHelp([], `(Commands of plugins are not listed: ${errorMessage(err).split("\n")[0]})`);
+  }
+}
+
+/** Errors a person fixes in their command line or config: exit 2. */
+const USAGE_CODES = new Set<ErrorCode>(["E_USAGE", "E_CONFIG", "E_NO_MODEL", "E_MODEL_NO_KEY", "E_MODEL_CONFIG", "E_COMMAND_NOT_FOUND"]);
+
+/** Print an error for a person and return its exit code. No stack trace unless debugging. */
+export function reportError(err: unknown, debug: boolean): number {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`agent: ${err.message}\n`);
+    return ExitCode.USAGE;
+  }
+  if (err instanceof AgentError) {
+    process.stderr.write(`agent: ${err.message}\n`);
+    if (debug && err.stack) process.stderr.write(`${err.stack}\n`);
+    return USAGE_CODES.has(err.code) ? ExitCode.USAGE : err.code === "E_TOOL_DENIED" ? ExitCode.DENIED : ExitCode.FAILED;
+  }
+  process.stderr.write(`agent: ${errorMessage(err)}\n`);
+  if (debug && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  else process.stderr.write("(run with --debug for details)\n");
+  return ExitCode.FAILED;
+}
+
+export { helpFor };

@@ -1,0 +1,105 @@
+/**
+ * Config keys that belong to plugins (`configSections`), and what a plugin's `config` hook may change.
+ * Sections are checked file by file with the owner's zod schema, so an error names the file and the key
+ * path exactly as core's own keys do; then merged in file order with the section's strategy.
+ */
+import { type AgentConfig } from "./config-schema.js";
+import { isPlainObject, mergeConfig, zodIssues, type RawSection } from "./config.js";
+import { ConfigError } from "./errors.js";
+import type { PluginConfigSection } from "./plugin-types.js";
+import { closestNames } from "./suggest.js";
+
+export interface SectionOwner {
+  plugin: string;
+  section: PluginConfigSection;
+}
+
+export interface SectionResult {
+  /** The merged, validated sections. */
+  values: Record<string, unknown>;
+  /** Keys nobody owns, when some plugin that might own them did not load (reported, not fatal). */
+  orphans: { file: string; key: string }[];
+}
+
+/**
+ * Validate every raw section with its owner's schema and merge them. A key with no owner is a config
+ * error (with the closest known key), unless `lenient` (a plugin was disabled or failed to load: the key
+ * may be its) in which case it is returned as an orphan to report.
+ */
+export function checkSections(raw: RawSection[], owners: Map<string, SectionOwner>, knownKeys: readonly string[], lenient: boolean): SectionResult {
+  const values: Record<string, unknown> = {};
+  const orphans: { file: string; key: string }[] = [];
+  for (const { file, key, value } of raw) {
+    const owner = owners.get(key);
+    if (!owner) {
+      if (lenient) {
+        orphans.push({ file, key });
+        continue;
+      }
+      const near = closestNames(key, [...knownKeys, ...owners.keys()]);
+      throw new ConfigError(file, [{ path: key, message: `unknown key${near.length ? `; did you mean "${near[0]}"?` : ""} (no loaded plugin uses it)` }]);
+    }
+    const parsed = owner.section.schema.safeParse(value);
+    if (!parsed.success) {
+      throw new ConfigError(
+        file,
+        zodIssues(parsed.error).map((i) => ({ path: i.path ? `${key}.${i.path}` : key, message: i.message })),
+      );
+    }
+    values[key] = key in values ? mergeSection(values[key], parsed.data, owner.section.merge ?? "deep") : parsed.data;
+  }
+  return { values, orphans };
+}
+
+function mergeSection(prev: unknown, next: unknown, merge: "deep" | "entries"): unknown {
+  if (!isPlainObject(prev) || !isPlainObject(next)) return next;
+  if (merge === "entries") return { ...prev, ...next };
+  return mergeConfig(prev as AgentConfig, next as AgentConfig);
+}
+
+/**
+ * Keys a `config` hook may not loosen: only the user's own files decide what is allowed, where tools
+ * may reach, what is recorded and which plugins run. A hook may still add `ask` and `deny` rules.
+ */
+const GUARDED = ["permissions", "workspace", "audit", "plugins", "disabledPlugins", "pluginTimeouts"] as const;
+
+/**
+ * Merge what a plugin's `config` hook returned over the config, keeping the guarded keys as they were
+ * (except added ask/deny rules and tool risks raised, never lowered). Returns the new config and the
+ * keys the plugin tried to change and could not.
+ */
+export function mergeHookConfig(current: AgentConfig, returned: Record<string, unknown>): { config: AgentConfig; refused: string[] } {
+  const refused: string[] = [];
+  const patch: Record<string, unknown> = { ...returned };
+  for (const key of GUARDED) {
+    if (!(key in patch)) continue;
+    if (key === "permissions" && isPlainObject(patch.permissions)) {
+      const { ask, deny, ...rest } = patch.permissions as Record<string, unknown>;
+      for (const k of Object.keys(rest)) if (JSON.stringify(rest[k]) !== JSON.stringify((current.permissions as Record<string, unknown> | undefined)?.[k])) refused.push(`permissions.${k}`);
+      patch.permissions = { ...(ask !== undefined ? { ask } : {}), ...(deny !== undefined ? { deny } : {}) };
+      continue;
+    }
+    if (JSON.stringify(patch[key]) !== JSON.stringify(current[key])) refused.push(key);
+    delete patch[key];
+  }
+  const overrides = (patch.tools as { overrides?: Record<string, { risk?: string }> } | undefined)?.overrides;
+  if (overrides) {
+    for (const [name, o] of Object.entries(overrides)) {
+      const before = current.tools?.overrides?.[name]?.risk;
+      if (o && o.risk !== undefined && o.risk !== before && !raisesRisk(before, o.risk)) {
+        refused.push(`tools.overrides.${name}.risk`);
+        const { risk: _dropped, ...kept } = o;
+        overrides[name] = kept;
+      }
+    }
+  }
+  return { config: mergeConfig(current, patch as AgentConfig), refused };
+}
+
+const RISK_ORDER = ["read", "write", "network", "execute"];
+
+/** Setting a risk where there was none is allowed only to the most careful one. */
+function raisesRisk(before: string | undefined, after: string): boolean {
+  if (before === undefined) return after === "execute";
+  return RISK_ORDER.indexOf(after) > RISK_ORDER.indexOf(before);
+}

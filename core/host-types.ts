@@ -1,0 +1,184 @@
+/** Public types of the host: what embedders get from `createHost`, and the narrower view plugins get. */
+import type { AgentConfig, PluginEntry } from "./config-schema.js";
+import type { AgentEvent, StopReason } from "./events.js";
+import type { HookTable } from "./hooks.js";
+import type { ModelMessage, ModelProvider } from "./model.js";
+import type { HostProblem, Plugin, PluginFactory, PluginStatus } from "./plugin-types.js";
+import type { CliCommand } from "./cli-types.js";
+import type {
+  CallOptions,
+  CommandResult,
+  Logger,
+  PermissionAsker,
+  PermissionMode,
+  RegisteredCommand,
+  RegisteredSkill,
+  RegisteredTool,
+  ToolResult,
+  Workspace,
+} from "./types.js";
+
+/** Options for one run of the agent loop (`host.run`). */
+export interface RunOptions {
+  /** `provider:model` for this run; default `host.session.model`. */
+  model?: string;
+  /** Model requests allowed in this run; default config `maxTurns`, else 50. */
+  maxTurns?: number;
+  /** Cancels the model request and the running tool calls; the run ends with reason `aborted`. */
+  signal?: AbortSignal;
+  /** Replaces config `systemPrompt` (and the default) for this run. */
+  systemPrompt?: string;
+  /** Retries of a failed model request (429, 5xx, network, broken stream); default 4 attempts, 500 ms base delay. */
+  retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** A model stream that sends nothing for this long is dropped (and retried); default 300 000 ms. */
+  idleTimeoutMs?: number;
+}
+
+/** What a run of the agent loop ended with. Model failures are reported here, not thrown. */
+export interface RunResult {
+  reason: StopReason;
+  /** True when the model finished the task (`reason === "end_turn"`). */
+  ok: boolean;
+  /** The text of the last assistant message. */
+  text: string;
+  model: string;
+  sessionId: string;
+  /** Model requests made. */
+  turns: number;
+  toolCalls: number;
+  usage: { inputTokens: number; outputTokens: number };
+  durationMs: number;
+  error?: { code: string; message: string };
+}
+
+/** The conversation a host keeps between runs (one per host). */
+export interface AgentSession {
+  readonly id: string;
+  /**
+   * `provider:model` for the next run. Reads as the one set here, else `AGENT_MODEL`, else config `model`;
+   * undefined when none is configured. Assign undefined to go back to the default.
+   */
+  model: string | undefined;
+  /** The conversation so far; plugins may rewrite it between runs (e.g. to compact it). */
+  readonly messages: ModelMessage[];
+  /** Token usage summed over every run of the session. */
+  readonly usage: { inputTokens: number; outputTokens: number };
+  /** True while a run is in progress. */
+  readonly running: boolean;
+  /** Forget the conversation (usage totals are kept). */
+  clear(): void;
+}
+
+/**
+ * The host as a plugin sees it (`ctx.host`, `CommandContext.host`): it calls tools through the gate
+ * like anyone else, and it cannot change the permission mode, install a permission asker, reach the
+ * raw hooks or close the host.
+ */
+export interface PluginHost {
+  readonly cwd: string;
+  readonly config: Readonly<AgentConfig>;
+  /** Files the config was read from, in merge order (user first, project last). */
+  readonly configFiles: readonly string[];
+  readonly sessionId: string;
+  readonly workspace: Workspace;
+  readonly tools: {
+    list(): RegisteredTool[];
+    get(name: string): RegisteredTool | undefined;
+    /** Call a tool through the full gate. Never throws: see `ToolResult.ok`. */
+    call(name: string, input: unknown, options?: CallOptions): Promise<ToolResult>;
+  };
+  readonly commands: {
+    list(): RegisteredCommand[];
+    get(name: string): RegisteredCommand | undefined;
+    /** Run `/name args`. */
+    run(line: string, options?: { signal?: AbortSignal }): Promise<CommandResult>;
+  };
+  readonly skills: { list(): RegisteredSkill[]; get(name: string): RegisteredSkill | undefined };
+  readonly providers: { list(): ModelProvider[]; get(name: string): ModelProvider | undefined };
+  /** Every plugin, loaded, failed or disabled (a fresh snapshot on each read). */
+  readonly plugins: readonly PluginStatus[];
+  readonly problems: readonly HostProblem[];
+  /** Read-only here: only the user changes it. */
+  readonly permissionMode: PermissionMode;
+  /** Listen to every event (frozen: listeners cannot change what others see); returns an unsubscribe function. */
+  on(listener: (event: AgentEvent) => void): () => void;
+  emit(event: AgentEvent): void;
+  /** The conversation `run` continues. */
+  readonly session: AgentSession;
+  /**
+   * Run the agent loop on a prompt, continuing the session's conversation: the model answers and calls
+   * tools through the gate until it is done. Throws `AgentError` only for setup problems (no model
+   * configured: `E_NO_MODEL`; unknown provider: `E_CONFIG`; a run already in progress: `E_USAGE`).
+   */
+  run(prompt: string, options?: RunOptions): Promise<RunResult>;
+}
+
+/** The programmatic host (what `createHost` returns): the plugin view plus what only its owner may do. */
+export interface Host extends PluginHost {
+  /** Tap-only hooks for the embedder (taps named `host`; errors are reported like a plugin's). */
+  readonly hooks: HookTable;
+  readonly commands: PluginHost["commands"] & {
+    /** `asUser`: the user typed it (the command may then change the permission mode on their behalf). */
+    run(line: string, options?: { signal?: AbortSignal; asUser?: boolean }): Promise<CommandResult>;
+  };
+  /** Setting it is the same as `setPermissionMode(mode, { by: "host" })`. */
+  permissionMode: PermissionMode;
+  /** Change the permission mode; audited (kind `mode`) with who made the change. */
+  setPermissionMode(mode: PermissionMode, options?: { by?: string }): void;
+  /** Install the function that answers "ask" permissions (interactive sessions). */
+  setPermissionAsker(asker: PermissionAsker | undefined): void;
+  /** Runs `shutdown` and stops every child process of this host. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** A built-in plugin, loaded lazily so `agent --version` imports nothing heavy. */
+export interface BuiltinPlugin {
+  name: string;
+  load(): Promise<Plugin<any> | PluginFactory>;
+}
+
+/** Options of `prepareHost` / `createHost`. */
+export interface CreateHostOptions {
+  /** Project folder; default `process.cwd()`. */
+  cwd?: string;
+  /** Config merged over the files (highest precedence). */
+  config?: AgentConfig;
+  /** Read config files (project and user config); default true. */
+  loadConfigFiles?: boolean;
+  /** Folder of the user config, or false to skip it. */
+  userConfigDir?: string | false;
+  /** Overrides `permissions.mode` from config. */
+  permissionMode?: PermissionMode;
+  /** Plugins applied before the config's: the host has no plugin of its own (the CLI passes its built-ins). */
+  builtins?: BuiltinPlugin[];
+  /** Extra plugins applied after the config's. */
+  plugins?: PluginEntry[];
+  /** Answers "ask" permissions; without it, ask means deny (headless). */
+  askPermission?: PermissionAsker;
+  sessionId?: string;
+  /** Audit log path (relative to the project root), or false to disable; overrides config. */
+  audit?: string | false;
+  /** Receives plugin log lines; default: warnings and errors become `notice` events, debug goes to stderr with AGENT_DEBUG=1. */
+  logger?: Logger;
+}
+
+/** Options `open` may still take after `prepareHost` (what does not change which config or plugins are loaded). */
+export type OpenHostOptions = Pick<CreateHostOptions, "permissionMode" | "askPermission" | "sessionId" | "logger" | "audit">;
+
+/**
+ * A host read but not set up (Vite's "config before setup"): config files merged, plugins imported
+ * and instantiated, the `config` hook run, plugin config sections checked. Nothing is started yet.
+ */
+export interface PreparedHost {
+  readonly cwd: string;
+  readonly config: Readonly<AgentConfig>;
+  readonly configFiles: readonly string[];
+  readonly configDir: string;
+  readonly projectRoot: string;
+  readonly plugins: readonly PluginStatus[];
+  readonly problems: readonly HostProblem[];
+  /** The CLI subcommands plugins declare (`agent <name>`), with the plugin that owns each. */
+  readonly cliCommands: readonly { plugin: string; command: CliCommand<any> }[];
+  /** Set the plugins up and run the register hooks. Once only. */
+  open(options?: OpenHostOptions): Promise<Host>;
+}

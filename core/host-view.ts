@@ -1,0 +1,54 @@
+/**
+ * The host as plugins see it: one frozen object per host, shared by every plugin (so a plugin can key
+ * its own per-host state on it, see `definePluginHooks`). It reads like the host, calls tools through
+ * the same gate, and has no way to change the permission mode, install a permission asker, reach the
+ * raw hooks, run a command as the user, or close the host.
+ */
+import type { Host, PluginHost } from "./host-types.js";
+
+const HOST_KEY = Symbol.for("agent-host.hostKey");
+
+/** The object per-host plugin state is keyed on: the same for a host and its plugin view. */
+export function hostKey(host: PluginHost): object {
+  const key = (host as { [HOST_KEY]?: object })[HOST_KEY];
+  if (!key) throw new TypeError("expected a host (createHost) or a plugin's ctx.host");
+  return key;
+}
+
+export function pluginHostView(host: Host): PluginHost {
+  const key = Object.freeze({});
+  Object.defineProperty(host, HOST_KEY, { value: key });
+  const tools = Object.freeze({ list: host.tools.list, get: host.tools.get, call: host.tools.call });
+  const commands = Object.freeze({
+    list: host.commands.list,
+    get: host.commands.get,
+    // Never as the user: a plugin running `/mode bypass` gets a command that cannot change the mode.
+    run: (line: string, options: { signal?: AbortSignal } = {}) => host.commands.run(line, { signal: options.signal }),
+  });
+  const view: PluginHost = {
+    cwd: host.cwd,
+    config: host.config,
+    configFiles: host.configFiles,
+    sessionId: host.sessionId,
+    workspace: host.workspace,
+    tools,
+    commands,
+    skills: Object.freeze({ ...host.skills }),
+    providers: Object.freeze({ ...host.providers }),
+    get plugins() {
+      return host.plugins;
+    },
+    get problems() {
+      return [...host.problems];
+    },
+    get permissionMode() {
+      return host.permissionMode;
+    },
+    on: (listener) => host.on(listener),
+    emit: (event) => host.emit(event),
+    session: host.session,
+    run: (prompt, options) => host.run(prompt, options),
+  };
+  Object.defineProperty(view, HOST_KEY, { value: key });
+  return Object.freeze(view);
+}

@@ -1,0 +1,73 @@
+/**
+ * Finding a plugin package the way Node would, from the config file's folder: `foo` also finds
+ * `agent-plugin-foo`, and `@acme/foo` finds `@acme/agent-plugin-foo`. Only the package's ESM entry is
+ * resolved (the `exports` conditions import, node, module, default, require, in that order).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+/** Package names a plugin entry may mean, most literal first. */
+export function candidates(name: string): string[] {
+  if (name.startsWith("@")) {
+    const [scope, pkg] = name.split("/");
+    if (!pkg) return [name];
+    return pkg.startsWith("agent-plugin-") ? [name] : [name, `${scope}/agent-plugin-${pkg}`];
+  }
+  return name.startsWith("agent-plugin-") ? [name] : [name, `agent-plugin-${name}`];
+}
+
+/** Find `<dir>/node_modules/<pkg>` walking up from `base`, as Node does; split off a subpath. */
+export function findPackageDir(spec: string, base: string): { dir: string; subpath: string } | undefined {
+  const parts = spec.split("/");
+  const pkgName = spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+  const subpath = parts.slice(spec.startsWith("@") ? 2 : 1).join("/");
+  for (let dir = path.resolve(base); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "node_modules", pkgName);
+    if (existsSync(path.join(candidate, "package.json"))) return { dir: candidate, subpath };
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+type ExportsField = string | { [k: string]: ExportsField } | null;
+
+function pickExport(exp: ExportsField, key: string): string | undefined {
+  if (typeof exp === "string") return key === "." ? exp : undefined;
+  if (!exp || typeof exp !== "object") return undefined;
+  const keys = Object.keys(exp);
+  const isConditions = keys.length > 0 && keys.every((k) => !k.startsWith("."));
+  const target: ExportsField = isConditions ? (key === "." ? exp : null) : (exp[key] ?? null);
+  return resolveConditions(target);
+}
+
+function resolveConditions(t: ExportsField): string | undefined {
+  if (typeof t === "string") return t;
+  if (!t || typeof t !== "object") return undefined;
+  for (const cond of ["import", "node", "module", "default", "require"]) {
+    if (cond in t) {
+      const r = resolveConditions(t[cond]);
+      if (r) return r;
+    }
+  }
+  return undefined;
+}
+
+/** Resolve a package name to its ESM entry file from `base`. */
+export function resolvePackage(spec: string, base: string): string | undefined {
+  const found = findPackageDir(spec, base);
+  if (!found) return undefined;
+  const pkg = JSON.parse(readFileSync(path.join(found.dir, "package.json"), "utf8")) as {
+    exports?: ExportsField;
+    module?: string;
+    main?: string;
+  };
+  const key = found.subpath ? `./${found.subpath}` : ".";
+  let rel: string | undefined;
+  if (pkg.exports !== undefined) rel = pickExport(pkg.exports, key);
+  else if (found.subpath) rel = found.subpath;
+  else rel = pkg.module ?? pkg.main ?? "index.js";
+  if (!rel) return undefined;
+  const file = path.resolve(found.dir, rel);
+  for (const f of [file, `${file}.js`, path.join(file, "index.js")]) if (existsSync(f) && !f.endsWith("/")) return f;
+  return undefined;
+}
+

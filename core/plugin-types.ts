@@ -1,0 +1,187 @@
+/**
+ * Public types for plugin authors: the plugin object, what `setup` receives, the hook handlers and
+ * what they are handed. Everything a built-in plugin uses is here; nothing more is available to it.
+ */
+import type { z } from "zod";
+import type { AgentConfig } from "./config-schema.js";
+import type { AgentEvent } from "./events.js";
+import type { CliCommand } from "./cli-types.js";
+import type { HookTable } from "./hooks.js";
+import type { PluginHost } from "./host-types.js";
+import type { ModelProvider, ModelRequest } from "./model.js";
+import type {
+  AuditKind,
+  CommandDefinition,
+  DeepReadonly,
+  Logger,
+  ProcessTracker,
+  RegisteredTool,
+  SkillDefinition,
+  ToolDefinition,
+  ToolResult,
+  Workspace,
+} from "./types.js";
+
+/** Plugin-scoped registration API (what register hooks and `setup` receive). */
+export interface ToolRegistrar {
+  /** Register a tool; returns false (and reports why) if the gate rejects it. */
+  add(def: ToolDefinition): boolean;
+  /** Remove a tool this plugin registered (e.g. when an MCP server's tool list changes). */
+  remove(name: string): boolean;
+}
+export interface CommandRegistrar {
+  add(def: CommandDefinition): boolean;
+  remove(name: string): boolean;
+}
+export interface SkillRegistrar {
+  add(def: SkillDefinition): boolean;
+  remove(name: string): boolean;
+}
+export interface ProviderRegistrar {
+  add(provider: ModelProvider): boolean;
+  remove(name: string): boolean;
+}
+
+/**
+ * A call as `beforeToolCall` / `afterToolCall` see it: a frozen copy. Changing it changes nothing;
+ * a `beforeToolCall` handler changes a call only by returning `{ input }`, which the gate validates
+ * and decides again. Use `isCallTo(call, tool)` to get the tool's typed input.
+ */
+export interface ToolCallInfo<I = unknown> {
+  readonly tool: RegisteredTool;
+  readonly input: DeepReadonly<I>;
+  readonly callId: string;
+  readonly sessionId: string;
+}
+
+/**
+ * What a `beforeToolCall` handler may return: deny the call (the first denial stops it), or replace
+ * its input (later handlers see the new input; the gate validates it and decides permission again).
+ */
+export type BeforeToolCallDecision = { deny: string } | { input: unknown };
+
+/** What the `config` hook is handed besides the config. */
+export interface ConfigEnv {
+  /** The project root (where `.mcp.json`-style files live). */
+  readonly projectRoot: string;
+  /** Folder of the project config file (the project root when there is none). */
+  readonly configDir: string;
+  /** Files the config was read from so far, in merge order. */
+  readonly files: readonly string[];
+  /** Record a file this plugin read config from (shown by `agent config`, named in messages). */
+  addFile(file: string): void;
+}
+
+/** A top-level config key a plugin owns: validated in every file (errors name the file and key path), then merged. */
+export interface PluginConfigSection {
+  schema: z.ZodType;
+  /**
+   * How values from several files combine: `deep` (default) merges objects key by key; `entries`
+   * replaces each entry of an object whole (a server defined again is a different server, not a patch).
+   */
+  merge?: "deep" | "entries";
+}
+
+/** Typed hook handlers a plugin object may declare; the host taps them under the plugin's name. */
+export interface PluginHooks {
+  /** Runs before any `setup`: return config to merge over the files' (it cannot loosen permissions, the workspace or the audit). */
+  config?(config: Readonly<AgentConfig>, env: ConfigEnv): Partial<AgentConfig> | void | Promise<Partial<AgentConfig> | void>;
+  registerProviders?(providers: ProviderRegistrar): void | Promise<void>;
+  registerTools?(tools: ToolRegistrar): void | Promise<void>;
+  registerCommands?(commands: CommandRegistrar): void | Promise<void>;
+  registerSkills?(skills: SkillRegistrar): void | Promise<void>;
+  beforeModelRequest?(request: ModelRequest): ModelRequest | void | Promise<ModelRequest | void>;
+  beforeToolCall?(call: ToolCallInfo): BeforeToolCallDecision | void | Promise<BeforeToolCallDecision | void>;
+  afterToolCall?(result: DeepReadonly<ToolResult>, call: ToolCallInfo): ToolResult | void | Promise<ToolResult | void>;
+  /** Every event, frozen. */
+  event?(event: AgentEvent): void;
+  shutdown?(): void | Promise<void>;
+}
+
+/** A plugin: a plain object. `O` is the type of its options. */
+export interface Plugin<O = Record<string, unknown>> extends PluginHooks {
+  /** Unique name, used in error messages, audit records and `agent plugins`. */
+  name: string;
+  version?: string;
+  /** `pre` handlers run before, `post` after those of plugins without `enforce` (per hook; otherwise config order). */
+  enforce?: "pre" | "post";
+  /** A zod schema for the options from config: bad options are a config error naming the plugin and the option. */
+  options?: z.ZodType<O>;
+  /** Top-level config keys this plugin owns (e.g. `mcpServers`), each with its schema. */
+  configSections?: Record<string, PluginConfigSection>;
+  tools?: ToolDefinition[];
+  commands?: CommandDefinition[];
+  skills?: SkillDefinition[];
+  /** Folders of `SKILL.md` skills the plugin ships, relative to its package (read by the skills plugin). */
+  skillDirs?: string[];
+  providers?: ModelProvider[];
+  /** CLI subcommands: `agent <name> …`. */
+  cli?: CliCommand<any>[];
+  /** Runs once when the plugin is applied: after the `config` hook, before any register hook. */
+  setup?(ctx: PluginContext<O>): void | Promise<void>;
+}
+
+/** A plugin module may export a factory taking the options from config. */
+export type PluginFactory<O = any> = ((options: O) => Plugin<any> | Promise<Plugin<any>>) & { options?: z.ZodType<O> };
+
+/** What a plugin's `setup` receives. Everything in it is scoped to the plugin. */
+export interface PluginContext<O = Record<string, unknown>> {
+  /** This plugin's name. */
+  readonly name: string;
+  /** The plugin's options (second element of a `[name, options]` config entry), validated by its `options` schema. */
+  readonly options: O;
+  /** The resolved config, after the `config` hook (frozen). */
+  readonly config: Readonly<AgentConfig>;
+  /** Folder of the config file (or the project root when there is none). */
+  readonly configDir: string;
+  /** The plugin's package folder (or its file's folder); undefined for inline plugins. */
+  readonly pluginDir: string | undefined;
+  readonly workspace: Workspace;
+  /** Hooks, tapped under this plugin's name: errors and time-outs are reported, never crash the host. */
+  readonly hooks: HookTable;
+  readonly tools: ToolRegistrar;
+  readonly commands: CommandRegistrar;
+  readonly skills: SkillRegistrar;
+  readonly providers: ProviderRegistrar;
+  readonly log: Logger;
+  /** Child processes this plugin starts (servers, watchers): stopped when this host closes. */
+  readonly processes: ProcessTracker;
+  /** Emit an event on the `event` hook. */
+  emit(event: AgentEvent): void;
+  /** Record an audit entry (secrets are redacted by the host). */
+  audit(record: { kind: AuditKind; name: string; outcome: string; detail?: unknown }): void;
+  /**
+   * Report a problem the plugin found and kept going past (e.g. a server that failed to connect):
+   * it is added to `host.problems` (printed by the CLI, listed by `agent doctor`), audited, and
+   * emitted as a `notice` event. Unlike `log.warn`, it is not lost when nobody listens yet.
+   */
+  report(problem: { kind?: HostProblem["kind"]; name?: string; message: string }): void;
+  /** The host as plugins see it: tools are called through the gate; the permission mode is read-only. */
+  readonly host: PluginHost;
+}
+
+export interface PluginStatus {
+  readonly name: string;
+  /** The config entry, or `builtin`. */
+  readonly from: string;
+  readonly status: "loaded" | "failed" | "disabled";
+  readonly error?: string;
+  readonly version?: string;
+  /** The plugin's package folder (or file's folder); undefined for inline and built-in plugins. */
+  readonly dir?: string;
+  /** Absolute folders of the skills it ships (`skillDirs`). */
+  readonly skillDirs: readonly string[];
+  readonly tools: number;
+  readonly commands: number;
+  readonly skills: number;
+  readonly providers: number;
+}
+
+/** A problem the host found and kept going past: a plugin that failed, a rejected registration, a server that did not connect. */
+export interface HostProblem {
+  /** `server`: an external server a plugin manages (MCP, LSP, ...) failed or is misconfigured. */
+  kind: "plugin" | "register" | "config" | "server" | "provider";
+  plugin?: string;
+  name?: string;
+  message: string;
+}

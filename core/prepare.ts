@@ -1,0 +1,245 @@
+/**
+ * The first half of the lifecycle (Vite's order: config before setup): read the config files, import
+ * and instantiate every plugin (in parallel; disabled ones are not imported), check their options, run
+ * the `config` hook, and check the plugins' config sections. Nothing is set up or started here, so the
+ * CLI can list plugin subcommands and `agent config` can show the final config cheaply.
+ */
+import path from "node:path";
+import { checkSections, mergeHookConfig, type SectionOwner } from "./config-sections.js";
+import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig } from "./config-schema.js";
+import { loadConfig, zodIssues, type LoadedConfig } from "./config.js";
+import { ConfigError, errorMessage } from "./errors.js";
+import { createHooks, type HookName, type HookTable, type RawHooks } from "./hooks.js";
+import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "./host-types.js";
+import { pluginHookView, tapPluginObject, type DriverOptions } from "./plugin-driver.js";
+import { instantiate, isDisabled, specFromEntry, type PluginSpec } from "./plugin-loader.js";
+import type { ConfigEnv, HostProblem, Plugin, PluginStatus } from "./plugin-types.js";
+import type { CliCommand } from "./cli-types.js";
+
+export const DEFAULT_PLUGIN_TIMEOUTS = { callMs: 30_000, startupMs: 120_000, shutdownMs: 5_000 };
+
+/** One plugin as preparing left it. */
+export interface PreparedPlugin {
+  spec: PluginSpec;
+  name: string;
+  status: "loaded" | "failed" | "disabled";
+  error?: string;
+  plugin?: Plugin<any>;
+  options?: unknown;
+  dir?: string;
+  version?: string;
+  /** Its tap-only view of the hooks (loaded plugins only). */
+  hooks?: HookTable;
+}
+
+/** What `open` needs from preparing. */
+export interface PreparedState {
+  cwd: string;
+  options: CreateHostOptions;
+  loaded: LoadedConfig;
+  config: AgentConfig;
+  files: string[];
+  hooks: RawHooks;
+  plugins: PreparedPlugin[];
+  problems: HostProblem[];
+  /** Plugins whose setup threw: their handlers no longer run. */
+  failed: Set<string>;
+  driver: DriverOptions;
+  /** Set by `open` once the host exists: where handler errors are reported from then on. */
+  onProblem?: (problem: HostProblem) => void;
+}
+
+export async function prepareHost(options: CreateHostOptions = {}, open?: (state: PreparedState, options: OpenHostOptions) => Promise<Host>): Promise<PreparedHost> {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const loaded = await loadConfig({ cwd, userConfigDir: options.userConfigDir, overrides: options.config, readFiles: options.loadConfigFiles !== false });
+  const problems: HostProblem[] = [];
+  const failed = new Set<string>();
+  let configClosed = false;
+  const timeouts = { ...DEFAULT_PLUGIN_TIMEOUTS, ...loaded.config.pluginTimeouts };
+  const state: PreparedState = {
+    cwd,
+    options,
+    loaded,
+    config: loaded.config,
+    files: [...loaded.files],
+    hooks: createHooks(),
+    plugins: [],
+    problems,
+    failed,
+    driver: undefined as unknown as DriverOptions,
+  };
+  const report = (p: HostProblem) => (state.onProblem ? state.onProblem(p) : void problems.push(p));
+  let owners = new Map<string, SectionOwner>();
+  state.driver = {
+    isFailed: (p) => failed.has(p),
+    onError: (plugin, hook, message) => report({ kind: "plugin", plugin, message: `Plugin ${plugin} failed in ${hook}: ${message}` }),
+    timeoutMs: (hook: HookName) =>
+      hook === "beforeModelRequest" || hook === "beforeToolCall" || hook === "afterToolCall" ? timeouts.callMs : hook === "shutdown" ? timeouts.shutdownMs : timeouts.startupMs,
+    configClosed: () => configClosed,
+    mergeConfig: (plugin, current, returned) => {
+      if (typeof returned !== "object" || returned === null || Array.isArray(returned)) {
+        report({ kind: "plugin", plugin, message: `Plugin ${plugin} failed in config: it returned ${Array.isArray(returned) ? "an array" : typeof returned} instead of config to merge; ignored` });
+        return undefined;
+      }
+      const { config, refused } = mergeHookConfig(current as AgentConfig, returned as Record<string, unknown>);
+      if (refused.length) {
+        report({ kind: "plugin", plugin, message: `Plugin ${plugin} tried to change ${refused.join(", ")} in its config hook; only your config files decide those, so the change was ignored` });
+      }
+      const bad = validateWhole(config, owners);
+      if (bad) {
+        report({ kind: "plugin", plugin, message: `Plugin ${plugin} failed in config: the config it returned is invalid (${bad}); ignored` });
+        return undefined;
+      }
+      return config;
+    },
+    rethrow: (err) => err instanceof ConfigError,
+  };
+
+  await loadPlugins(state, options);
+
+  // Plugin config sections: each file's value checked by its owner, then merged in file order.
+  owners = sectionOwners(state);
+  const lenient = state.plugins.some((p) => p.status !== "loaded");
+  const sections = checkSections(loaded.sections, owners, CORE_CONFIG_KEYS, lenient);
+  for (const o of sections.orphans) {
+    report({ kind: "config", message: `${o.file}: key "${o.key}" is not used by any loaded plugin (one that was disabled or failed may own it); ignored` });
+  }
+  state.config = { ...loaded.config, ...sections.values };
+
+  // The config hook: plugin objects' own handlers, in plugin order (enforce first), before any setup.
+  for (const p of state.plugins) if (p.status === "loaded") tapPluginObject(p.plugin!, p.hooks!, "config");
+  if (state.hooks.config.isUsed()) {
+    const env: ConfigEnv = Object.freeze({
+      projectRoot: loaded.projectRoot,
+      configDir: loaded.configDir,
+      get files() {
+        return [...state.files];
+      },
+      addFile: (file: string) => {
+        if (typeof file === "string" && !state.files.includes(file)) state.files.push(file);
+      },
+    });
+    state.config = await state.hooks.config.promise(state.config, env);
+  }
+  configClosed = true;
+
+  let opened = false;
+  const statuses = () => state.plugins.map((p) => statusOf(p));
+  return Object.freeze({
+    cwd,
+    get config() {
+      return state.config;
+    },
+    get configFiles() {
+      return [...state.files];
+    },
+    configDir: loaded.configDir,
+    projectRoot: loaded.projectRoot,
+    get plugins() {
+      return statuses();
+    },
+    get problems() {
+      return [...problems];
+    },
+    cliCommands: state.plugins.flatMap((p) => (p.status === "loaded" ? (p.plugin!.cli ?? []).map((command: CliCommand<any>) => ({ plugin: p.name, command })) : [])),
+    async open(openOptions: OpenHostOptions = {}) {
+      if (opened) throw new Error("this prepared host was already opened");
+      opened = true;
+      if (!open) throw new Error("prepareHost was called without an opener");
+      return open(state, openOptions);
+    },
+  });
+}
+
+async function loadPlugins(state: PreparedState, options: CreateHostOptions): Promise<void> {
+  const { loaded } = state;
+  const disabled = loaded.config.disabledPlugins;
+  const specs: PluginSpec[] = [
+    ...(options.builtins ?? []).map(
+      (b): PluginSpec => ({ from: "builtin", name: b.name, options: {}, load: async () => ({ exported: await b.load() }) }),
+    ),
+    ...[...(loaded.config.plugins ?? []), ...(options.plugins ?? [])].map((e) => specFromEntry(e, loaded.pluginBaseDirs, loaded.pluginOrigins)),
+  ];
+  const results = await Promise.all(
+    specs.map(async (spec): Promise<PreparedPlugin> => {
+      const name = spec.name ?? spec.from;
+      if (isDisabled(disabled, spec)) return { spec, name, status: "disabled" };
+      try {
+        const mod = await spec.load();
+        const { plugin, options: opts } = await instantiate(mod.exported, spec.options, spec.from, spec.origin);
+        if (isDisabled(disabled, { from: spec.from, name: plugin.name })) return { spec, name: plugin.name, status: "disabled" };
+        return { spec, name: plugin.name, status: "loaded", plugin, options: opts, dir: mod.dir, version: plugin.version ?? mod.version };
+      } catch (err) {
+        // Options that do not fit a plugin's schema are the user's config error: exit 2, naming the file.
+        if (err instanceof ConfigError) throw err;
+        return { spec, name, status: "failed", error: errorMessage(err) };
+      }
+    }),
+  );
+  const seen = new Set<string>();
+  for (const p of results) {
+    if (p.status === "failed") {
+      state.problems.push({ kind: "plugin", plugin: p.name, message: `Plugin ${p.name} failed to load: ${p.error}. Continuing without it.` });
+    } else if (p.status === "loaded" && seen.has(p.name)) {
+      p.status = "failed";
+      p.error = "a plugin with this name is already loaded";
+      state.problems.push({ kind: "plugin", plugin: p.name, message: `Plugin ${p.name} (${p.spec.from}) skipped: a plugin with this name is already loaded.` });
+    } else if (p.status === "loaded") {
+      seen.add(p.name);
+      const stage = p.plugin!.enforce === "pre" ? -100 : p.plugin!.enforce === "post" ? 100 : 0;
+      p.hooks = pluginHookView(state.hooks, p.name, stage, state.driver);
+    }
+    state.plugins.push(p);
+  }
+}
+
+function sectionOwners(state: PreparedState): Map<string, SectionOwner> {
+  const owners = new Map<string, SectionOwner>();
+  for (const p of state.plugins) {
+    if (p.status !== "loaded") continue;
+    for (const [key, section] of Object.entries(p.plugin!.configSections ?? {})) {
+      const taken = owners.get(key);
+      if (CORE_CONFIG_KEYS.includes(key) || taken || !section || typeof section.schema?.safeParse !== "function") {
+        const why = CORE_CONFIG_KEYS.includes(key) ? "it is one of core's" : taken ? `plugin ${taken.plugin} owns it` : "it has no zod schema";
+        state.problems.push({ kind: "plugin", plugin: p.name, message: `Plugin ${p.name}: config section "${key}" ignored: ${why}` });
+        continue;
+      }
+      owners.set(key, { plugin: p.name, section });
+    }
+  }
+  return owners;
+}
+
+/** Why a whole config is invalid, or undefined: core's keys and every owned section. */
+function validateWhole(config: AgentConfig, owners: Map<string, SectionOwner>): string | undefined {
+  const core = AgentConfigSchema.safeParse(config);
+  if (!core.success) return describeIssue(zodIssues(core.error)[0]);
+  for (const [key, owner] of owners) {
+    if (config[key] === undefined) continue;
+    const r = owner.section.schema.safeParse(config[key]);
+    if (!r.success) {
+      const issue = zodIssues(r.error)[0];
+      return describeIssue({ path: issue?.path ? `${key}.${issue.path}` : key, message: issue?.message ?? "invalid" });
+    }
+  }
+  return undefined;
+}
+
+function describeIssue(i: { path: string; message: string } | undefined): string {
+  return i ? `${i.path || "(root)"}: ${i.message}` : "invalid";
+}
+
+export function statusOf(p: PreparedPlugin, counts?: (plugin: string) => { tools: number; commands: number; skills: number; providers: number }): PluginStatus {
+  const c = p.status === "loaded" && counts ? counts(p.name) : { tools: 0, commands: 0, skills: 0, providers: 0 };
+  const base = p.dir ?? undefined;
+  return Object.freeze({
+    name: p.name,
+    from: p.spec.from,
+    status: p.status,
+    ...(p.error !== undefined ? { error: p.error } : {}),
+    ...(p.version !== undefined ? { version: p.version } : {}),
+    ...(p.dir !== undefined ? { dir: p.dir } : {}),
+    skillDirs: Object.freeze(base && p.plugin?.skillDirs ? p.plugin.skillDirs.map((d) => path.resolve(base, d)) : []),
+    ...c,
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * The registration gate's checks. Every tool, command, skill and provider passes one before it is
+ * held; a rejection names the name and the reason, and never stops the plugin's other registrations
+ * nor other plugins.
+ */
+import type { ModelProvider } from "./model.js";
+import { isZodSchema } from "./schema.js";
+import { RISKS, type CommandDefinition, type JsonSchema, type SkillDefinition, type ToolDefinition } from "./types.js";
+
+export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
+export const COMMAND_NAME_RE = /^[a-zA-Z0-9_:.-]{1,64}$/;
+export const SKILL_NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export const PROVIDER_NAME_RE = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+
+export type Rejection = { name: string; reason: string };
+
+/** What a check needs of the entries already held: who has a name. */
+export type Holders = ReadonlyMap<string, { source: string }>;
+
+function describe(v: unknown): string {
+  return Array.isArray(v) ? "an array" : v === null ? "null" : typeof v;
+}
+
+export function checkTool(def: unknown, existing: Holders): Rejection | undefined {
+  if (typeof def !== "object" || def === null) return { name: "(unnamed)", reason: `expected a tool definition object, got ${describe(def)}` };
+  const d = def as Partial<ToolDefinition>;
+  const name = typeof d.name === "string" ? d.name : "(unnamed)";
+  if (typeof d.name !== "string" || !TOOL_NAME_RE.test(d.name))
+    return { name, reason: `invalid tool name ${JSON.stringify(d.name)}: must match ^[a-zA-Z0-9_-]{1,64}$` };
+  const prev = existing.get(d.name);
+  if (prev) return { name, reason: `duplicate tool name: already registered by ${prev.source}` };
+  if (typeof d.description !== "string" || d.description.trim() === "") return { name, reason: "missing description" };
+  if (typeof d.run !== "function") return { name, reason: "missing run function" };
+  if (d.input !== undefined && d.inputSchema !== undefined) return { name, reason: "give either input (zod) or inputSchema (JSON Schema), not both" };
+  if (d.input === undefined && d.inputSchema === undefined) return { name, reason: "missing input schema (input: z.object(...) or inputSchema: { type: \"object\" })" };
+  if (d.input !== undefined && !isZodSchema(d.input)) return { name, reason: "input must be a zod schema (use the z exported by agent-host)" };
+  if (d.inputSchema !== undefined) {
+    const s = d.inputSchema as unknown;
+    if (typeof s !== "object" || s === null || Array.isArray(s)) return { name, reason: `inputSchema must be a JSON Schema object, got ${describe(s)}` };
+    if ((s as JsonSchema).type !== "object") return { name, reason: `inputSchema must have type "object", got ${JSON.stringify((s as JsonSchema).type)}` };
+  }
+  if (d.risk !== undefined && !RISKS.includes(d.risk)) return { name, reason: `invalid risk ${JSON.stringify(d.risk)}: expected one of ${RISKS.join(", ")}` };
+  for (const k of ["timeoutMs", "maxOutputBytes"] as const) {
+    const v = d[k];
+    if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0)) return { name, reason: `${k} must be a positive number` };
+  }
+  return undefined;
+}
+
+export function checkCommand(def: unknown, existing: Holders): Rejection | undefined {
+  if (typeof def !== "object" || def === null) return { name: "(unnamed)", reason: `expected a command definition object, got ${describe(def)}` };
+  const d = def as Partial<CommandDefinition>;
+  const name = typeof d.name === "string" ? d.name : "(unnamed)";
+  if (typeof d.name !== "string" || !COMMAND_NAME_RE.test(d.name))
+    return { name, reason: `invalid command name ${JSON.stringify(d.name)}: must match ^[a-zA-Z0-9_:.-]{1,64}$` };
+  const prev = existing.get(d.name);
+  if (prev) return { name, reason: `duplicate command name: already registered by ${prev.source}` };
+  if (typeof d.description !== "string" || d.description.trim() === "") return { name, reason: "missing description" };
+  if (typeof d.run !== "function") return { name, reason: "missing run function" };
+  return undefined;
+}
+
+/** The SKILL.md rules: name lowercase-hyphenated, at most 64 characters; description 1 to 1024 characters. */
+export function checkSkill(def: unknown, existing: Holders): Rejection | undefined {
+  if (typeof def !== "object" || def === null) return { name: "(unnamed)", reason: `expected a skill definition object, got ${describe(def)}` };
+  const d = def as Partial<SkillDefinition>;
+  const name = typeof d.name === "string" ? d.name : "(unnamed)";
+  if (typeof d.name !== "string" || d.name.length > 64 || !SKILL_NAME_RE.test(d.name))
+    return { name, reason: `invalid skill name ${JSON.stringify(d.name)}: lowercase letters, digits and single hyphens, at most 64 characters` };
+  const prev = existing.get(d.name);
+  if (prev) return { name, reason: `duplicate skill name: already registered by ${prev.source}` };
+  if (typeof d.description !== "string" || d.description.trim() === "") return { name, reason: "missing description" };
+  if (d.description.length > 1024) return { name, reason: `description is ${d.description.length} characters; at most 1024 allowed` };
+  if (typeof d.content !== "string") return { name, reason: "missing content (the Markdown body)" };
+  return undefined;
+}
+
+export function checkProvider(p: unknown, existing: Holders): Rejection | undefined {
+  if (typeof p !== "object" || p === null) return { name: "(unnamed)", reason: `expected a provider object, got ${describe(p)}` };
+  const d = p as Partial<ModelProvider>;
+  const name = typeof d.name === "string" ? d.name : "(unnamed)";
+  if (typeof d.name !== "string" || !PROVIDER_NAME_RE.test(d.name))
+    return { name, reason: `invalid provider name ${JSON.stringify(d.name)}: lowercase letters, digits, _ and -` };
+  const prev = existing.get(d.name);
+  if (prev) return { name, reason: `duplicate provider name: already registered by ${prev.source}` };
+  if (typeof d.stream !== "function") return { name, reason: "missing stream function" };
+  return undefined;
+}

@@ -1,0 +1,78 @@
+/**
+ * What a run needs before the loop starts, kept apart from the loop so the CLI and plugins can use it
+ * without loading the loop: the model reference resolved to a provider, and the system prompt.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { AgentError } from "./errors.js";
+import type { PluginHost } from "./host-types.js";
+import { parseModelRef, type ModelProvider } from "./model.js";
+
+export const DEFAULT_MAX_TURNS = 50;
+const AGENTS_MD_MAX_BYTES = 64 * 1024;
+
+export const NO_MODEL_HELP = [
+  "No model configured. Choose one as provider:model, for example:",
+  '  agent run --model openai:gpt-4.1 -p "..."               (needs OPENAI_API_KEY)',
+  '  agent run --model anthropic:claude-sonnet-4-5 -p "..."  (needs ANTHROPIC_API_KEY)',
+  '  agent run --model ollama:qwen2.5-coder -p "..."         (a local Ollama server)',
+  'or set AGENT_MODEL=provider:model, or "model" in agent.config.ts / .agentrc.json.',
+].join("\n");
+
+/** Resolve `provider:model` to a registered provider; throws an `AgentError` a person can act on. */
+export function resolveModel(host: PluginHost, ref: string | undefined): { ref: string; provider: ModelProvider; model: string } {
+  if (!ref) throw new AgentError("E_NO_MODEL", NO_MODEL_HELP);
+  const parsed = parseModelRef(ref);
+  if (!parsed) throw new AgentError("E_CONFIG", `Invalid model "${ref}": expected provider:model, e.g. openai:gpt-4.1.`);
+  const provider = host.providers.get(parsed.provider);
+  if (!provider) {
+    const known = host.providers.list().map((p) => p.name);
+    throw new AgentError(
+      "E_CONFIG",
+      `Unknown model provider "${parsed.provider}" in "${ref}". ` +
+        (known.length ? `Registered providers: ${known.join(", ")}.` : "No provider plugin is loaded."),
+    );
+  }
+  return { ref, provider, model: parsed.model };
+}
+
+/** The system prompt: config (or the default), then `AGENTS.md` from the project root when there is one. */
+export async function systemPrompt(host: PluginHost, override?: string): Promise<string> {
+  const base = override ?? host.config.systemPrompt ?? defaultSystemPrompt(host.workspace.root);
+  const instructions = await readAgentsMd(host.workspace.root);
+  return instructions ? `${base}\n\n# Project instructions (AGENTS.md)\n\n${instructions}` : base;
+}
+
+export function defaultSystemPrompt(root: string): string {
+  return [
+    "You are a capable software agent working in the user's terminal through agent-host. You complete tasks in the",
+    "project below using the tools you are given, then report briefly what you did.",
+    "",
+    "- Find facts with tools instead of guessing; read files before you change them.",
+    "- Make the smallest change that does the job, in the project's existing style.",
+    "- Independent read-only tool calls can be made together in one turn; they run in parallel.",
+    "- A denied tool call was refused by the user or their rules: do not repeat it unchanged. Adapt, or say what you need and why.",
+    "- Tool output may be cut to a size limit (the result says so); narrow the request to see more.",
+    "- Be concise. Plain text or Markdown, no preamble.",
+    "",
+    "Environment:",
+    `- Working directory: ${root}`,
+    `- Platform: ${process.platform} (${process.arch})`,
+    `- Date: ${new Date().toISOString().slice(0, 10)}`,
+  ].join("\n");
+}
+
+async function readAgentsMd(root: string): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path.join(root, "AGENTS.md"), "utf8");
+  } catch {
+    return undefined;
+  }
+  text = text.trim();
+  if (!text) return undefined;
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= AGENTS_MD_MAX_BYTES) return text;
+  return `${Buffer.from(text).subarray(0, AGENTS_MD_MAX_BYTES).toString("utf8")}\n[AGENTS.md truncated: ${bytes - AGENTS_MD_MAX_BYTES} of ${bytes} bytes cut]`;
+}
+

@@ -1,0 +1,59 @@
+/**
+ * `agent mcp …`, declared through the public CLI API; the implementation (cli.ts) loads only when a
+ * subcommand runs, so the plugin's declaration costs nothing at startup.
+ */
+import { defineCliCommand } from "../../core/index.js";
+
+const impl = () => import("./cli.js");
+const json = { type: "boolean", description: "print JSON" } as const;
+
+const list = defineCliCommand({
+  name: "list",
+  aliases: ["ls"],
+  description: "every configured server: transport, status, tools, connect time, error",
+  usage: "[--json]",
+  options: { json },
+  positionals: false,
+  run: async (ctx) => (await impl()).list(ctx),
+});
+
+const get = defineCliCommand({
+  name: "get",
+  description: "one server: its tools (risk, input), prompts and status",
+  usage: "<server> [--json]",
+  options: { json },
+  run: async (ctx) => (await impl()).get(ctx),
+});
+
+const add = defineCliCommand({
+  name: "add",
+  description: "add a local (stdio) or remote (http, sse) server to .mcp.json",
+  usage: "<name> [--env K=V]... -- <command> [args...] | --transport http|sse <name> <url> [--header \"K: V\"]...",
+  options: {
+    transport: { type: "string", short: "t", valueName: "<kind>", description: "stdio (default for a command), http or sse (default for a URL: try http, fall back to sse)" },
+    env: { type: "string", short: "e", multiple: true, valueName: "<K=V>", description: "an environment variable for a local server" },
+    header: { type: "string", short: "H", multiple: true, valueName: "<\"K: V\">", description: "an HTTP header for a remote server" },
+  },
+  passThrough: true,
+  run: async (ctx) => (await impl()).add(ctx),
+});
+
+const remove = defineCliCommand({
+  name: "remove",
+  aliases: ["rm"],
+  description: "remove a server from .mcp.json",
+  usage: "<name>",
+  run: async (ctx) => (await impl()).remove(ctx),
+});
+
+export const mcpCli = defineCliCommand({
+  name: "mcp",
+  description: "manage MCP servers: list, get, add, remove",
+  details:
+    'Servers come from "mcpServers" in the agent config and from .mcp.json at the project root\n' +
+    "(the agent config wins for a server defined in both). Each server's log: .agent/logs/mcp-<name>.log",
+  options: { json },
+  positionals: false,
+  subcommands: [list, get, add, remove],
+  run: async (ctx) => (await impl()).list(ctx),
+});
