@@ -10,4 +10,5 @@ export const builtinPlugins: BuiltinPlugin[] = [
   { name: "openai", load: async () => (await import("../plugins/openai/index.js")).default },
   { name: "anthropic", load: async () => (await import("../plugins/anthropic/index.js")).default },
   { name: "commands", load: async () => (await import("../plugins/commands/index.js")).default },
+  { name: "skills", load: async () => (await import("../plugins/skills/index.js")).default },
 ];

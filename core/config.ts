@@ -46,6 +46,8 @@ export interface LoadedConfig {
   pluginBaseDirs: string[];
   /** The project root: the config file's folder, else the nearest folder with .git or package.json, else the cwd. */
   projectRoot: string;
+  /** The user config folder, when user config is read. */
+  userConfigDir: string | undefined;
 }
 
 export interface LoadConfigOptions {
@@ -262,16 +264,26 @@ async function readUserConfig(dir: string): Promise<{ file: string; config: File
   return undefined;
 }
 
+/**
+ * Where the project's config lives, without reading it: the config file found from `cwd` up to the
+ * project root (the nearest folder with .git or package.json), and that root. For tools that edit it.
+ */
+export function locateProjectConfig(cwd: string): { projectRoot: string; configFile: string | undefined } {
+  const start = path.resolve(cwd);
+  const stopDir = findProjectMarkerDir(start) ?? start;
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    const file = findConfigIn(dir);
+    if (file) return { projectRoot: path.dirname(file), configFile: file };
+    if (dir === stopDir || path.dirname(dir) === dir) return { projectRoot: stopDir, configFile: undefined };
+  }
+}
+
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const cwd = path.resolve(options.cwd);
-  const markerDir = findProjectMarkerDir(cwd);
-  const stopDir = markerDir ?? cwd;
-  let projectFile: string | undefined;
   const readFiles = options.readFiles !== false;
-  for (let dir = cwd; readFiles; dir = path.dirname(dir)) {
-    projectFile = findConfigIn(dir);
-    if (projectFile || dir === stopDir || path.dirname(dir) === dir) break;
-  }
+  const located = readFiles ? locateProjectConfig(cwd) : undefined;
+  const projectFile = located?.configFile;
+  const stopDir = located?.projectRoot ?? findProjectMarkerDir(cwd) ?? cwd;
 
   const files: string[] = [];
   let config: AgentConfig = {};
@@ -307,5 +319,5 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     for (const entry of fc.core.plugins ?? []) if (typeof entry === "string" || Array.isArray(entry)) pluginOrigins.set(typeof entry === "string" ? entry : entry[0], where);
   }
 
-  return { config, files, sections, pluginOrigins, configDir, pluginBaseDirs, projectRoot: configDir };
+  return { config, files, sections, pluginOrigins, configDir, pluginBaseDirs, projectRoot: configDir, userConfigDir: userDir || undefined };
 }

@@ -263,6 +263,7 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     config,
     configDir: state.loaded.configDir,
     pluginDir: p.dir,
+    userConfigDir: state.loaded.userConfigDir,
     workspace,
     hooks: p.hooks!,
     tools: regs.tools,

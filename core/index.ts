@@ -95,6 +95,8 @@ export {
   type ToolOverride,
   type PluginEntry,
 } from "./config-schema.js";
+export { locateProjectConfig, CONFIG_SEARCH_PLACES } from "./config.js";
+export { candidates as pluginPackageNames, findPluginPackage } from "./plugin-resolve.js";
 export { AgentError, ConfigError, ExitCode, errorMessage, type ErrorCode } from "./errors.js";
 export { terminate } from "./processes.js";
 export { shellSubjects } from "./permissions.js";

@@ -71,3 +71,12 @@ export function resolvePackage(spec: string, base: string): string | undefined {
   return undefined;
 }
 
+
+/** The installed package a plugin entry names (`foo` finds `foo` or `agent-plugin-foo`), from `base` up. */
+export function findPluginPackage(entry: string, base: string): { name: string; dir: string } | undefined {
+  for (const name of candidates(entry)) {
+    const found = findPackageDir(name, base);
+    if (found && !found.subpath) return { name, dir: found.dir };
+  }
+  return undefined;
+}

@@ -136,6 +136,8 @@ export interface PluginContext<O = Record<string, unknown>> {
   readonly configDir: string;
   /** The plugin's package folder (or its file's folder); undefined for inline plugins. */
   readonly pluginDir: string | undefined;
+  /** The user config folder (`~/.config/agent`, `$AGENT_CONFIG_HOME`), or undefined when user config is off. */
+  readonly userConfigDir: string | undefined;
   readonly workspace: Workspace;
   /** Hooks, tapped under this plugin's name: errors and time-outs are reported, never crash the host. */
   readonly hooks: HookTable;

@@ -2,6 +2,7 @@
 import type { CliCommand } from "../../core/index.js";
 import audit from "./audit.js";
 import call from "./call.js";
+import commands from "./commands.js";
 import config from "./config.js";
 import doctor from "./doctor.js";
 import plugin from "./plugin.js";
@@ -9,4 +10,4 @@ import plugins from "./plugins.js";
 import run from "./run.js";
 import tools from "./tools.js";
 
-export const CORE_COMMANDS: readonly CliCommand<any>[] = [run, tools, call, plugins, plugin, config, audit, doctor];
+export const CORE_COMMANDS: readonly CliCommand<any>[] = [run, tools, call, commands, plugins, plugin, config, audit, doctor];

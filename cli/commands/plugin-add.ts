@@ -1,0 +1,153 @@
+/**
+ * `agent plugin add <npm name | path | tarball>` installs a plugin into the project (npm, as a dev
+ * dependency) and lists it in the project's config; `agent plugin remove <name>` undoes both.
+ * npm's own settings apply (`npm_config_*`, `.npmrc`), so `npm_config_offline=true` works offline.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { AgentError, findPluginPackage, locateProjectConfig, pluginPackageNames } from "../../core/index.js";
+import { createConfig, editPlugins, entryName, type EditResult } from "../config-edit.js";
+import { defineAppCommand } from "./_define.js";
+
+interface NpmResult {
+  code: number;
+  output: string;
+}
+
+function npm(args: string[], cwd: string): Promise<NpmResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.platform === "win32" ? "npm.cmd" : "npm", [...args, "--no-audit", "--no-fund"], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (b: Buffer) => (output += b.toString()));
+    child.stderr.on("data", (b: Buffer) => (output += b.toString()));
+    child.on("error", (err) => resolve({ code: 1, output: `could not run npm: ${err.message}` }));
+    child.on("close", (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+function readDeps(projectRoot: string): Record<string, string> {
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(projectRoot, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
+    return { ...pkg.dependencies, ...pkg.devDependencies };
+  } catch {
+    return {};
+  }
+}
+
+const isPathSpec = (spec: string) => spec.startsWith(".") || path.isAbsolute(spec) || /\.(tgz|tar\.gz)$/.test(spec);
+
+/** The npm name and version range part of `name@range` (a scope's `@` is not a separator). */
+function splitVersion(spec: string): { name: string; range?: string } {
+  const at = spec.indexOf("@", spec.startsWith("@") ? 1 : 0);
+  return at > 0 ? { name: spec.slice(0, at), range: spec.slice(at + 1) } : { name: spec };
+}
+
+/** Install `spec` unless it is already there; returns the package name it installed as. */
+async function install(spec: string, projectRoot: string, ctx: { print(t: string): void }): Promise<string> {
+  if (isPathSpec(spec)) {
+    const before = readDeps(projectRoot);
+    const r = await npm(["install", "--save-dev", spec], projectRoot);
+    if (r.code !== 0) throw new AgentError("E_USAGE", `npm install ${spec} failed:\n${r.output.trim()}`);
+    const after = readDeps(projectRoot);
+    const added = Object.keys(after).find((k) => before[k] !== after[k]) ?? Object.keys(after).find((k) => after[k].includes(path.basename(spec)));
+    if (!added) throw new AgentError("E_USAGE", `npm installed ${spec}, but no new dependency appeared in ${path.join(projectRoot, "package.json")}`);
+    ctx.print(`Installed ${added} from ${spec}.`);
+    return added;
+  }
+  const { name, range } = splitVersion(spec);
+  const present = range === undefined ? findPluginPackage(name, projectRoot) : undefined;
+  if (present) {
+    ctx.print(`${present.name} is already installed (${path.relative(projectRoot, present.dir) || present.dir}).`);
+    return present.name;
+  }
+  // The convention first (`foo` is published as `agent-plugin-foo`), then the name as given.
+  const names = pluginPackageNames(name).reverse();
+  const failures: string[] = [];
+  for (const candidate of names) {
+    const r = await npm(["install", "--save-dev", range ? `${candidate}@${range}` : candidate], projectRoot);
+    if (r.code === 0) {
+      ctx.print(`Installed ${candidate} (npm install --save-dev ${candidate}${range ? `@${range}` : ""}).`);
+      return candidate;
+    }
+    failures.push(`${candidate}: ${r.output.trim().split("\n").slice(-3).join(" ")}`);
+    if (!/E404|404 Not Found|is not in this registry/.test(r.output)) break;
+  }
+  throw new AgentError("E_USAGE", `could not install ${names.join(" or ")}:\n${failures.join("\n")}`);
+}
+
+/** Whether a plugins entry names this package (by its full or short name). */
+function sameEntry(entry: unknown, pkg: string): boolean {
+  const name = entryName(entry);
+  return !!name && (name === pkg || pluginPackageNames(name).includes(pkg));
+}
+
+function report(ctx: { print(t: string): void }, r: EditResult | "nochange", what: string): void {
+  if (r === "nochange") return;
+  if (r.kind === "manual") ctx.print(`${path.basename(r.file)} is code, so it was not changed: ${r.instruction}`);
+  else if (r.kind === "edited") ctx.print(`${what} ${r.file}.`);
+}
+
+const add = defineAppCommand({
+  name: "add",
+  description: "install a plugin (npm name, folder or tarball) and add it to the project's config",
+  usage: "<npm name | path | tarball> [--no-install]",
+  options: { "no-install": { type: "boolean", description: "only add it to the config (the package is installed some other way)" } },
+  async run(ctx) {
+    const [spec, ...extra] = ctx.positionals;
+    if (!spec || extra.length) ctx.usageError("Usage: agent plugin add <npm name | path | tarball>");
+    const { projectRoot, configFile } = locateProjectConfig(ctx.cwd);
+    if (!existsSync(path.join(projectRoot, "package.json")) && !ctx.values["no-install"]) {
+      ctx.usageError(`${projectRoot} has no package.json to install the plugin into. Run npm init -y there first.`);
+    }
+    const pkg = ctx.values["no-install"] ? (isPathSpec(spec) ? spec : splitVersion(spec).name) : await install(spec, projectRoot, ctx);
+    const line = `add "${pkg}" to plugins: plugins: ["${pkg}"]`;
+    const result = configFile
+      ? await editPlugins(configFile, (plugins) => (plugins.some((e) => sameEntry(e, pkg)) ? undefined : [...plugins, pkg]), line)
+      : createConfig(projectRoot, [pkg]);
+    if (result === "nochange") ctx.print(`${pkg} is already in the plugins of ${configFile}.`);
+    else report(ctx, result, `Added "${pkg}" to the plugins in`);
+    ctx.print("Check it with: agent plugins");
+    return 0;
+  },
+});
+
+const remove = defineAppCommand({
+  name: "remove",
+  aliases: ["rm"],
+  description: "remove a plugin from the project's config and uninstall its package",
+  usage: "<name> [--keep-package]",
+  options: { "keep-package": { type: "boolean", description: "leave the npm package installed" } },
+  async run(ctx) {
+    const [name, ...extra] = ctx.positionals;
+    if (!name || extra.length) ctx.usageError("Usage: agent plugin remove <name>");
+    const { projectRoot, configFile } = locateProjectConfig(ctx.cwd);
+    const installed = findPluginPackage(name, projectRoot);
+    const pkg = installed?.name ?? name;
+    let found = false;
+    if (configFile) {
+      const r = await editPlugins(
+        configFile,
+        (plugins) => {
+          const kept = plugins.filter((e) => !sameEntry(e, pkg) && entryName(e) !== name);
+          found = kept.length !== plugins.length;
+          return found ? kept : undefined;
+        },
+        `remove the "${name}" entry from plugins`,
+      );
+      if (r !== "nochange") found = true;
+      report(ctx, r, `Removed "${name}" from the plugins in`);
+    }
+    const deps = readDeps(projectRoot);
+    if (!ctx.values["keep-package"] && deps[pkg]) {
+      const r = await npm(["uninstall", pkg], projectRoot);
+      if (r.code !== 0) throw new AgentError("E_USAGE", `npm uninstall ${pkg} failed:\n${r.output.trim()}`);
+      ctx.print(`Uninstalled ${pkg}.`);
+      found = true;
+    }
+    if (!found) ctx.usageError(`no plugin "${name}" in ${configFile ?? "the project (it has no config file)"} nor in its package.json.`);
+    return 0;
+  },
+});
+
+export { add, remove };

@@ -1,0 +1,50 @@
+/** `agent skills [--json]`: every skill found, with where it lives and its state. */
+import { defineCliCommand, type RegisteredSkill } from "../../core/index.js";
+
+export interface SkillRow {
+  name: string;
+  description: string;
+  source: string;
+  plugin?: string;
+  path?: string;
+  /** `listed`: in the model's catalog. `user-only`: a /command only (disable-model-invocation). `disabled`: by config. `shadowed`: another skill of the same name won. `invalid`: skipped. */
+  state: "listed" | "user-only" | "disabled" | "shadowed" | "invalid";
+  /** Why it is shadowed or invalid. */
+  problem?: string;
+}
+
+export const skillsCli = defineCliCommand({
+  name: "skills",
+  description: "list skills: name, source, path, state [--json]",
+  usage: "[--json]",
+  options: { json: { type: "boolean", description: "print the skills as JSON" } },
+  positionals: false,
+  async run(ctx) {
+    const host = await ctx.openHost({ quiet: true });
+    const { getSkillsReport } = await import("./index.js");
+    const report = getSkillsReport(host);
+    const rows: SkillRow[] = host.skills.list().map((s: RegisteredSkill) => ({
+      name: s.name,
+      description: s.description,
+      source: s.source,
+      plugin: s.plugin,
+      ...(s.path ? { path: s.path } : {}),
+      state: s.meta?.disableModelInvocation === true ? "user-only" : "listed",
+    }));
+    for (const s of report.discovery?.skills ?? []) {
+      if (report.disabled.includes(s.name)) rows.push({ name: s.name, description: s.description, source: s.root.label, path: s.file, state: "disabled" });
+    }
+    for (const s of report.discovery?.shadowed ?? []) rows.push({ name: s.name, description: "", source: s.loserSource, path: s.loser, state: "shadowed", problem: `shadowed by ${s.winner}` });
+    for (const p of report.discovery?.problems ?? []) rows.push({ name: p.path.split(/[\\/]/).at(-2) ?? p.path, description: "", source: "", path: p.path, state: "invalid", problem: p.message });
+    if (ctx.values.json) {
+      ctx.printJson(rows);
+      return 0;
+    }
+    if (!rows.length) {
+      ctx.print("No skills. Add one as .agent/skills/<name>/SKILL.md (or .claude/skills/<name>/SKILL.md).");
+      return 0;
+    }
+    ctx.print(ctx.table(rows.map((r) => [r.name, r.state, r.source, r.problem ?? r.path ?? ""]), ["NAME", "STATE", "SOURCE", "PATH / PROBLEM"]));
+    return 0;
+  },
+});
