@@ -192,8 +192,9 @@ export function specFromEntry(entry: PluginEntry, baseDirs: string[], origins?: 
           throw new PluginLoadError(name, `package ${tried} is not installed (looked in node_modules from ${baseDirs[0]}). Install it with: agent plugin add ${name}`);
         }
       }
-      const dir = isLocalPath(name) ? packageDirOf(file) : (findOwnPackageDir(name, baseDirs) ?? packageDirOf(file));
-      const pkg = readPackageJson(dir);
+      // A package's folder; for a local file, its own folder (what its skillDirs are relative to).
+      const dir = isLocalPath(name) ? path.dirname(file) : (findOwnPackageDir(name, baseDirs) ?? packageDirOf(file));
+      const pkg = readPackageJson(isLocalPath(name) ? packageDirOf(file) : dir);
       await checkPeerRange(pkg, name);
       let exported: unknown;
       try {
