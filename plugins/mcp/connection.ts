@@ -27,63 +27,25 @@ import { loadCore, loadSse, loadStreamableHttp } from "./sdk.js";
 import { logFileFor, ServerLog } from "./server-log.js";
 import { StdioServerProcess } from "./stdio-process.js";
 
-declare const __AGENT_VERSION__: string;
-const CLIENT_INFO = { name: "agent-host", version: typeof __AGENT_VERSION__ === "string" ? __AGENT_VERSION__ : "0.0.0-dev" };
+import {
+  abortable,
+  allPages,
+  explainFailure,
+  CLIENT_INFO,
+  LIST_TIMEOUT_MS,
+  MAX_RECONNECT_ATTEMPTS,
+  NO_SDK_TIMEOUT,
+  RECONNECT_BASE_DELAY_MS,
+  REQUEST_TIMEOUT_MS,
+  sleep,
+  type Attempt,
+  type ConnectionListener,
+  type ConnectionStatus,
+  type OpenedSession,
+  type Session,
+} from "./connection-parts.js";
 
-/** The gate's signal owns a call's deadline (and cancels it); the SDK's own timer must never fire first. */
-const NO_SDK_TIMEOUT = 2 ** 31 - 1;
-const LIST_TIMEOUT_MS = 30_000;
-/** Prompts and resources read outside a tool call (slash commands) get this long. */
-const REQUEST_TIMEOUT_MS = 60_000;
-export const MAX_RECONNECT_ATTEMPTS = 3;
-const RECONNECT_BASE_DELAY_MS = 250;
-
-export type ConnectionStatus = "connecting" | "connected" | "failed" | "disconnected";
-
-/** What the manager hears about a connection's life. */
-export interface ConnectionListener {
-  toolsChanged(conn: McpConnection): void;
-  promptsChanged(conn: McpConnection): void;
-  disconnected(conn: McpConnection, reason: string): void;
-  reconnected(conn: McpConnection): void;
-  gaveUp(conn: McpConnection, reason: string): void;
-  elicited(conn: McpConnection, message: string, accepted: boolean): void;
-}
-
-interface Session {
-  client: Client;
-  transport: Transport;
-  kind: TransportKind;
-  proc?: StdioServerProcess;
-}
-
-interface OpenedSession extends Session {
-  tools: Tool[];
-  prompts: Prompt[];
-}
-
-/** Where an attempt got to, so a timeout can say what it was waiting for and clean up what exists. */
-interface Attempt {
-  stage: string;
-  session: Partial<Session>;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-/** Wait for `p`, but give up (without stopping it) when `signal` aborts. */
-function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    p.then(
-      (v) => (signal.removeEventListener("abort", onAbort), resolve(v)),
-      (e) => (signal.removeEventListener("abort", onAbort), reject(e)),
-    );
-  });
-}
+export { MAX_RECONNECT_ATTEMPTS, type ConnectionListener, type ConnectionStatus } from "./connection-parts.js";
 
 export class McpConnection {
   status: ConnectionStatus = "connecting";
@@ -378,27 +340,12 @@ export class McpConnection {
   }
 
   private async listTools(client: Client, timeout: number): Promise<Tool[]> {
-    const all: Tool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < 1000; page++) {
-      const r = await client.listTools(cursor ? { cursor } : undefined, { timeout });
-      all.push(...r.tools);
-      if (!r.nextCursor || r.nextCursor === cursor) break;
-      cursor = r.nextCursor;
-    }
+    const all = await allPages((cursor) => client.listTools(cursor ? { cursor } : undefined, { timeout }).then((r) => ({ items: r.tools, nextCursor: r.nextCursor })));
     return all.filter((t) => this.keepTool(t.name));
   }
 
-  private async listPrompts(client: Client, timeout: number): Promise<Prompt[]> {
-    const all: Prompt[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < 1000; page++) {
-      const r = await client.listPrompts(cursor ? { cursor } : undefined, { timeout });
-      all.push(...r.prompts);
-      if (!r.nextCursor || r.nextCursor === cursor) break;
-      cursor = r.nextCursor;
-    }
-    return all;
+  private listPrompts(client: Client, timeout: number): Promise<Prompt[]> {
+    return allPages((cursor) => client.listPrompts(cursor ? { cursor } : undefined, { timeout }).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })));
   }
 
   private makeClient(sdk: Awaited<ReturnType<typeof loadCore>>): Client {
@@ -527,21 +474,7 @@ export class McpConnection {
 
   /** Why an attempt failed, with what we know about the server's state. */
   private explain(err: unknown, state: Attempt): string {
-    const { proc, transport } = state.session;
-    const noise = (transport as { noise?: { lines: number; last: string } } | undefined)?.noise;
-    if (err instanceof ConnectTimeoutError || isRequestTimeout(err)) {
-      let msg = err instanceof ConnectTimeoutError ? err.message : `timed out after ${this.config.connectTimeout} ms ${state.stage}`;
-      if (noise?.lines) {
-        msg += `; it wrote ${noise.lines} line${noise.lines > 1 ? "s" : ""} to stdout that ${noise.lines > 1 ? "are" : "is"} not JSON-RPC, e.g. ${JSON.stringify(noise.last)}`;
-      }
-      if (proc?.exit) msg += `; ${proc.describeExit()}`;
-      else if (proc?.stderrTail()) msg += ` (stderr: ${proc.stderrTail()})`;
-      return msg;
-    }
-    const closeReason = (transport as { closeReason?: string } | undefined)?.closeReason;
-    if (closeReason) return closeReason;
-    if (proc?.exit) return proc.describeExit();
-    return describeError(err, this.config.url);
+    return explainFailure(err, state, this.config);
   }
 
   private async dispose(s: Partial<Session> | undefined): Promise<void> {

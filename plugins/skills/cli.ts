@@ -1,5 +1,6 @@
 /** `agent skills [--json]`: every skill found, with where it lives and its state. */
 import { defineCliCommand, type RegisteredSkill } from "../../core/index.js";
+import { getSkillsReport } from "./report.js";
 
 export interface SkillRow {
   name: string;
@@ -21,7 +22,6 @@ export const skillsCli = defineCliCommand({
   positionals: false,
   async run(ctx) {
     const host = await ctx.openHost({ quiet: true });
-    const { getSkillsReport } = await import("./index.js");
     const report = getSkillsReport(host);
     const rows: SkillRow[] = host.skills.list().map((s: RegisteredSkill) => ({
       name: s.name,

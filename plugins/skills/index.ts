@@ -7,9 +7,12 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { definePlugin, definePluginHooks, z, type PluginContext, type PluginHost } from "../../core/index.js";
+import { definePlugin, z, type PluginContext } from "../../core/index.js";
 import { skillsCli } from "./cli.js";
-import { discoverSkills, skillRoots, type Discovery } from "./discover.js";
+import { discoverSkills, skillRoots } from "./discover.js";
+import { skillsReport } from "./report.js";
+
+export { getSkillsReport } from "./report.js";
 
 declare module "../../core/index.js" {
   interface PluginConfigSections {
@@ -23,9 +26,6 @@ export const SkillsConfigSchema = z.strictObject({
 });
 export type SkillsConfig = z.infer<typeof SkillsConfigSchema>;
 
-/** What the last discovery found, per host: for `agent skills` and `agent doctor`. */
-export const skillsReport = definePluginHooks(() => ({ discovery: undefined as Discovery | undefined, disabled: [] as string[] }));
-
 /** The `skills/` folder bundled with agent-host: found from this module, in the sources or the build. */
 function bundledSkillsDir(): string | undefined {
   for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
@@ -35,10 +35,6 @@ function bundledSkillsDir(): string | undefined {
     }
     if (path.dirname(dir) === dir) return undefined;
   }
-}
-
-export function getSkillsReport(host: PluginHost) {
-  return skillsReport(host);
 }
 
 export default definePlugin({

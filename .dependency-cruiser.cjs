@@ -1,0 +1,64 @@
+/**
+ * The architecture as rules (checked by tests/architecture.test.ts in `npm test`):
+ * core knows no plugin and no CLI; plugins, commands and the CLI use core only through its public
+ * entry; built-in plugins do not reach into each other; nothing imports in a cycle.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: "core-knows-no-plugin",
+      comment: "core/ is the small core: it imports nothing from plugins/, cli/, commands/ or examples/.",
+      severity: "error",
+      from: { path: "^core/" },
+      to: { path: "^(plugins|cli|commands|examples|skills)/" },
+    },
+    {
+      name: "public-api-only",
+      comment: "Plugins, commands and the CLI use core only through core/index.ts (or the testing entry), as a third party would.",
+      severity: "error",
+      from: { path: "^(plugins|commands|cli)/" },
+      to: { path: "^core/", pathNot: "^core/(index|testing)\\.ts$" },
+    },
+    {
+      name: "plugins-stay-apart",
+      comment: "A built-in plugin does not import another plugin's files (plugins/commands may load the command files).",
+      severity: "error",
+      from: { path: "^plugins/([^/]+)/" },
+      to: { path: "^plugins/([^/]+)/", pathNot: "^plugins/$1/" },
+    },
+    {
+      name: "plugins-know-no-cli",
+      comment: "Plugins contribute CLI commands through the public API, never by importing the CLI.",
+      severity: "error",
+      from: { path: "^(plugins|commands)/" },
+      to: { path: "^cli/" },
+    },
+    {
+      name: "only-the-composition-root-picks-plugins",
+      comment: "cli/builtins.ts is the one place that names the built-in plugins.",
+      severity: "error",
+      from: { path: "^cli/", pathNot: "^cli/builtins\\.ts$" },
+      to: { path: "^plugins/" },
+    },
+    {
+      name: "no-circular",
+      comment: "No import cycle (type-only imports do not count: they vanish at runtime).",
+      severity: "error",
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+    },
+    {
+      name: "not-to-unresolvable",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(tests|bench|dist|templates)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".js", ".mjs", ".json"] },
+  },
+};
