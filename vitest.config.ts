@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["tests/**/*.test.ts"],
+    // Type tests of the public API (*.test-d.ts): tsc checks them; a wrong type fails the run.
+    typecheck: { enabled: true, include: ["tests/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
     // Real servers and real processes on a shared 2-core machine: be generous, never flaky.
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -99,7 +99,7 @@ export { locateProjectConfig, CONFIG_SEARCH_PLACES } from "./config.js";
 export { candidates as pluginPackageNames, findPluginPackage } from "./plugin-resolve.js";
 export { AgentError, ConfigError, ExitCode, errorMessage, type ErrorCode } from "./errors.js";
 export { terminate } from "./processes.js";
-export { shellSubjects } from "./permissions.js";
+export { shellSubjects, wildcardMatcher as patternMatcher } from "./permissions.js";
 export { capOutput } from "./output.js";
 export { redactString, summarize, isSecretKey, REDACTED } from "./redact.js";
 export { closestNames, editDistance } from "./suggest.js";

@@ -15,7 +15,7 @@ export type SkillScope = "project" | "user" | "plugin" | "bundled";
 export interface SkillRoot {
   dir: string;
   scope: SkillScope;
-  /** Shown as the skill's source, e.g. `project:.claude/skills` or `plugin:example`. */
+  /** Shown as the skill's source, e.g. `project:.claude/skills`, or the plugin's name for a plugin's skills. */
   label: string;
 }
 
@@ -48,7 +48,8 @@ export function skillRoots(o: { projectRoot: string; userConfigDir: string; plug
   for (const rel of [".agent/skills", ".agents/skills", ".claude/skills"]) roots.push({ dir: path.join(o.projectRoot, rel), scope: "project", label: `project:${rel}` });
   roots.push({ dir: path.join(o.userConfigDir, "skills"), scope: "user", label: "user:config" });
   for (const rel of [".agents/skills", ".claude/skills"]) roots.push({ dir: path.join(home, rel), scope: "user", label: `user:~/${rel}` });
-  for (const p of o.plugins) for (const dir of p.skillDirs) roots.push({ dir, scope: "plugin", label: `plugin:${p.name}` });
+  // A plugin's skills are shown as its own, like its tools and commands.
+  for (const p of o.plugins) for (const dir of p.skillDirs) roots.push({ dir, scope: "plugin", label: p.name });
   if (o.bundledDir) roots.push({ dir: o.bundledDir, scope: "bundled", label: "bundled" });
   return roots;
 }

@@ -11,7 +11,7 @@ export const DIST_INDEX_URL = pathToFileURL(DIST_INDEX).href;
 
 /** Tests that spawn the CLI need `npm run build` first (CI builds before testing). */
 export function assertBuilt(): void {
-  if (!existsSync(DIST_CLI) || !existsSync(DIST_INDEX)) {
+  if (![DIST_CLI, DIST_INDEX, DIST_INDEX.replace(/\.js$/, ".d.ts")].every((f) => existsSync(f))) {
     throw new Error(`The build is missing (${DIST_CLI}). Run "npm run build" before these tests.`);
   }
 }
