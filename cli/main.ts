@@ -115,13 +115,19 @@ export async function main(argv: string[]): Promise<number> {
       throw new AgentError("E_USAGE", `unknown ${what} "${name}".${near.length ? ` Did you mean "${near[0]}"?` : ""} Run agent --help for the list.`);
     }
     try {
-      return await runCliCommand(command, g.help ? ["--help", ...args] : args, [command.name], ctx);
+      return await runCliCommand(command, g.help ? withHelp(args) : args, [command.name], ctx);
     } finally {
       await ctx.opened?.close();
     }
   } catch (err) {
     return reportError(err, debug);
   }
+}
+
+/** `--help` after the command words and before any `--` (what follows `--` belongs to another program). */
+function withHelp(args: string[]): string[] {
+  const dashes = args.indexOf("--");
+  return dashes < 0 ? [...args, "--help"] : [...args.slice(0, dashes), "--help", ...args.slice(dashes)];
 }
 
 async function rootHelpText(ctx: AppContext): Promise<string> {

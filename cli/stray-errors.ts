@@ -6,13 +6,18 @@
 import path from "node:path";
 import { errorMessage, type PluginStatus } from "../core/index.js";
 
-/** The plugin whose folder appears first in the error's stack, if any. */
+/**
+ * The plugin whose code appears first in the error's stack, if any: a package's folder (an npm plugin's
+ * own files), or the very file a local plugin was loaded from (its folder may hold other code, the host's too).
+ */
 export function blame(err: unknown, plugins: readonly PluginStatus[]): string | undefined {
   const stack = err instanceof Error ? (err.stack ?? "") : "";
   let best: { name: string; at: number } | undefined;
   for (const p of plugins) {
-    if (!p.dir) continue;
-    const at = stack.indexOf(p.dir + path.sep);
+    const local = p.from.startsWith(".") || path.isAbsolute(p.from);
+    const needle = local ? p.file : p.dir && p.dir + path.sep;
+    if (!needle) continue;
+    const at = stack.indexOf(needle);
     if (at >= 0 && (!best || at < best.at)) best = { name: p.name, at };
   }
   return best?.name;

@@ -18,7 +18,8 @@ export function definePlugin<S extends z.ZodType, P extends Plugin<any>>(
   factory: (options: z.output<S>) => P | Promise<P>,
 ): PluginFactory<z.output<S>>;
 export function definePlugin(a: unknown, b?: unknown): unknown {
-  if (typeof b === "function") return Object.assign((options: unknown) => (b as (o: unknown) => unknown)(options), { options: a });
+  // Called directly (in a test, by another plugin), the factory still gets checked, defaulted options.
+  if (typeof b === "function") return Object.assign((options: unknown) => (b as (o: unknown) => unknown)((a as z.ZodType).parse(options ?? {})), { options: a });
   return a;
 }
 

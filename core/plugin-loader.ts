@@ -30,8 +30,10 @@ export interface PluginSpec {
 
 export interface LoadedModule {
   exported: unknown;
-  /** The package folder (or the file's folder) for files and packages. */
+  /** The package folder (the nearest package.json's) for files and packages. */
   dir?: string;
+  /** The module file it was loaded from. */
+  file?: string;
   version?: string;
 }
 
@@ -192,9 +194,9 @@ export function specFromEntry(entry: PluginEntry, baseDirs: string[], origins?: 
           throw new PluginLoadError(name, `package ${tried} is not installed (looked in node_modules from ${baseDirs[0]}). Install it with: agent plugin add ${name}`);
         }
       }
-      // A package's folder; for a local file, its own folder (what its skillDirs are relative to).
-      const dir = isLocalPath(name) ? path.dirname(file) : (findOwnPackageDir(name, baseDirs) ?? packageDirOf(file));
-      const pkg = readPackageJson(isLocalPath(name) ? packageDirOf(file) : dir);
+      // The package's folder (what skillDirs are relative to), also for a file inside a package.
+      const dir = isLocalPath(name) ? packageDirOf(file) : (findOwnPackageDir(name, baseDirs) ?? packageDirOf(file));
+      const pkg = readPackageJson(dir);
       await checkPeerRange(pkg, name);
       let exported: unknown;
       try {
@@ -202,7 +204,7 @@ export function specFromEntry(entry: PluginEntry, baseDirs: string[], origins?: 
       } catch (err) {
         throw new PluginLoadError(name, `failed to import ${file}: ${(err as Error).message?.split("\n")[0]}`);
       }
-      return { exported, dir, version: pkg.version };
+      return { exported, dir, file, version: pkg.version };
     },
   };
 }

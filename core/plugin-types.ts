@@ -134,7 +134,7 @@ export interface PluginContext<O = Record<string, unknown>> {
   readonly config: Readonly<AgentConfig>;
   /** Folder of the config file (or the project root when there is none). */
   readonly configDir: string;
-  /** The plugin's package folder (or its file's folder); undefined for inline plugins. */
+  /** The plugin's package folder (the nearest package.json's); undefined for inline and built-in plugins. */
   readonly pluginDir: string | undefined;
   /** The user config folder (`~/.config/agent`, `$AGENT_CONFIG_HOME`), or undefined when user config is off. */
   readonly userConfigDir: string | undefined;
@@ -169,8 +169,10 @@ export interface PluginStatus {
   readonly status: "loaded" | "failed" | "disabled";
   readonly error?: string;
   readonly version?: string;
-  /** The plugin's package folder (or file's folder); undefined for inline and built-in plugins. */
+  /** The plugin's package folder (the nearest package.json's); undefined for inline and built-in plugins. */
   readonly dir?: string;
+  /** The module file it was loaded from; undefined for inline and built-in plugins. */
+  readonly file?: string;
   /** Absolute folders of the skills it ships (`skillDirs`). */
   readonly skillDirs: readonly string[];
   readonly tools: number;

@@ -6,8 +6,8 @@
  */
 import path from "node:path";
 import { checkSections, mergeHookConfig, type SectionOwner } from "./config-sections.js";
-import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig } from "./config-schema.js";
-import { loadConfig, zodIssues, type LoadedConfig } from "./config.js";
+import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig, type PluginEntry } from "./config-schema.js";
+import { isLocalPath, loadConfig, zodIssues, type LoadedConfig } from "./config.js";
 import { ConfigError, errorMessage } from "./errors.js";
 import { createHooks, type HookName, type HookTable, type RawHooks } from "./hooks.js";
 import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "./host-types.js";
@@ -27,6 +27,7 @@ export interface PreparedPlugin {
   plugin?: Plugin<any>;
   options?: unknown;
   dir?: string;
+  file?: string;
   version?: string;
   /** Its tap-only view of the hooks (loaded plugins only). */
   hooks?: HookTable;
@@ -158,7 +159,7 @@ async function loadPlugins(state: PreparedState, options: CreateHostOptions): Pr
     ...(options.builtins ?? []).map(
       (b): PluginSpec => ({ from: "builtin", name: b.name, options: {}, load: async () => ({ exported: await b.load() }) }),
     ),
-    ...[...(loaded.config.plugins ?? []), ...(options.plugins ?? [])].map((e) => specFromEntry(e, loaded.pluginBaseDirs, loaded.pluginOrigins)),
+    ...[...(loaded.config.plugins ?? []), ...(options.plugins ?? []).map((e) => relativeTo(state.cwd, e))].map((e) => specFromEntry(e, loaded.pluginBaseDirs, loaded.pluginOrigins)),
   ];
   const results = await Promise.all(
     specs.map(async (spec): Promise<PreparedPlugin> => {
@@ -168,7 +169,7 @@ async function loadPlugins(state: PreparedState, options: CreateHostOptions): Pr
         const mod = await spec.load();
         const { plugin, options: opts } = await instantiate(mod.exported, spec.options, spec.from, spec.origin);
         if (isDisabled(disabled, { from: spec.from, name: plugin.name })) return { spec, name: plugin.name, status: "disabled" };
-        return { spec, name: plugin.name, status: "loaded", plugin, options: opts, dir: mod.dir, version: plugin.version ?? mod.version };
+        return { spec, name: plugin.name, status: "loaded", plugin, options: opts, dir: mod.dir, file: mod.file, version: plugin.version ?? mod.version };
       } catch (err) {
         // Options that do not fit a plugin's schema are the user's config error: exit 2, naming the file.
         if (err instanceof ConfigError) throw err;
@@ -191,6 +192,14 @@ async function loadPlugins(state: PreparedState, options: CreateHostOptions): Pr
     }
     state.plugins.push(p);
   }
+}
+
+/** A path in `createHost({ plugins })` is relative to the host's cwd, as one in a config file is to that file. */
+function relativeTo(cwd: string, entry: PluginEntry): PluginEntry {
+  const abs = (p: string) => (isLocalPath(p) ? path.resolve(cwd, p) : p);
+  if (typeof entry === "string") return abs(entry);
+  if (Array.isArray(entry)) return [abs(entry[0]), entry[1]];
+  return entry;
 }
 
 function sectionOwners(state: PreparedState): Map<string, SectionOwner> {
@@ -239,6 +248,7 @@ export function statusOf(p: PreparedPlugin, counts?: (plugin: string) => { tools
     ...(p.error !== undefined ? { error: p.error } : {}),
     ...(p.version !== undefined ? { version: p.version } : {}),
     ...(p.dir !== undefined ? { dir: p.dir } : {}),
+    ...(p.file !== undefined ? { file: p.file } : {}),
     skillDirs: Object.freeze(base && p.plugin?.skillDirs ? p.plugin.skillDirs.map((d) => path.resolve(base, d)) : []),
     ...c,
   });

@@ -94,15 +94,22 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
   const model = options.model ? scriptedProvider(options.model) : undefined;
   const plugins: PluginEntry[] = [...(options.plugins ?? [])];
   if (model) plugins.push({ name: "testing:model", providers: [model] });
-  const host = await createHost({
-    cwd: dir,
-    config: { ...(model ? { model: `${model.name}:test` } : {}), ...options.config },
-    loadConfigFiles: options.loadConfigFiles ?? false,
-    userConfigDir: false,
-    plugins,
-    permissionMode: options.permissionMode,
-    askPermission: options.askPermission,
-  });
+  let host: Host;
+  try {
+    host = await createHost({
+      cwd: dir,
+      config: { ...(model ? { model: `${model.name}:test` } : {}), ...options.config },
+      loadConfigFiles: options.loadConfigFiles ?? false,
+      userConfigDir: false,
+      plugins,
+      permissionMode: options.permissionMode,
+      askPermission: options.askPermission,
+    });
+  } catch (err) {
+    // A config error (bad options, say) is what some tests expect: leave no temporary project behind.
+    if (temp) rmSync(temp, { recursive: true, force: true });
+    throw err;
+  }
   const auditFile = path.join(host.workspace.root, (host.config.audit?.path as string | undefined) ?? ".agent/audit.jsonl");
   return {
     host,
