@@ -16,6 +16,11 @@ export const PermissionRuleSchema = z
 
 export const PermissionsSchema = z.strictObject({
   mode: PermissionModeSchema.optional(),
+  /**
+   * How a plugin's request to allow more for the session (a skill's allowed-tools) is answered: `ask` the
+   * user (the default; with no terminal, refused), `allow` (an explicit opt-in, for headless runs), `deny`.
+   */
+  grants: z.enum(["ask", "allow", "deny"]).optional(),
   allow: z.array(PermissionRuleSchema).optional(),
   ask: z.array(PermissionRuleSchema).optional(),
   deny: z.array(PermissionRuleSchema).optional(),

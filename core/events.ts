@@ -45,6 +45,12 @@ export type AgentEvent =
   /** A model request failed with a retryable error and will be sent again after `delayMs`. */
   | { type: "retry"; attempt: number; maxAttempts: number; delayMs: number; code: string; message: string }
   | { type: "notice"; level: "info" | "warn" | "error"; source: string; message: string }
+  /** A skill's instructions were put into the conversation: by the model (its skill tool), the user (`/<skill>`), or config (`always`). */
+  | { type: "skill_loaded"; name: string; source: string; by: "model" | "user" | "always"; path?: string }
+  /** The skill catalog did not fit its budget: what was shortened and left out (never silent). */
+  | { type: "skills_trimmed"; budget: number; listed: number; shortened: string[]; leftOut: string[] }
+  /** A plugin asked to allow more for the rest of the session (e.g. a skill's allowed-tools), and the answer. */
+  | { type: "permission_grant"; plugin: string; rules: string[]; reason: string; decision: "allow" | "deny"; by: string }
   | { type: "error"; code: string; message: string }
   | {
       type: "session_end";

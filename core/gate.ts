@@ -4,6 +4,7 @@
  * Tool failures become results; nothing here throws at the caller. The gate works on its own copy of
  * the input: what was permitted is exactly what runs, whatever the caller or a plugin does meanwhile.
  */
+import { PermissionRuleSchema } from "./config-schema.js";
 import { closestNames } from "./suggest.js";
 import { randomBytes } from "node:crypto";
 import type { AuditLog } from "./audit.js";
@@ -77,6 +78,40 @@ export class Gate {
   private calls = 0;
 
   constructor(private readonly deps: GateDeps) {}
+
+  /**
+   * A plugin asks to allow `rules` for the rest of the session. `policy` is config `permissions.grants`.
+   * A grant only widens what would be asked: deny rules and plan mode still win. Audited either way.
+   */
+  async requestGrant(plugin: string, rules: readonly unknown[], reason: string, policy: "ask" | "allow" | "deny"): Promise<boolean> {
+    const list = rules.filter((r): r is string => typeof r === "string" && PermissionRuleSchema.safeParse(r).success);
+    if (!list.length || list.length !== rules.length) {
+      this.deps.emit({ type: "notice", level: "warn", source: plugin, message: `Plugin ${plugin} asked to allow rules that are not valid permission rules: ${JSON.stringify(rules)}; refused.` });
+      return false;
+    }
+    let decision: "allow" | "deny";
+    let by: string;
+    if (policy !== "ask") {
+      decision = policy;
+      by = "config:permissions.grants";
+    } else if (!this.asker) {
+      decision = "deny";
+      by = "no terminal to ask (set permissions.grants to allow them headless)";
+    } else {
+      let answer: Awaited<ReturnType<PermissionAsker>> = "deny";
+      try {
+        answer = await this.asker({ kind: "grant", plugin, rules: list, reason });
+      } catch (err) {
+        this.deps.emit({ type: "notice", level: "warn", source: "permissions", message: `permission prompt failed: ${errorMessage(err)}` });
+      }
+      decision = answer === "deny" ? "deny" : "allow";
+      by = "user";
+    }
+    if (decision === "allow") this.sessionAllow.push(...list.map(parseRule));
+    this.deps.audit.write({ kind: "grant", source: plugin, name: list.join(", "), decision, by, outcome: decision === "allow" ? "granted" : "refused", detail: { reason } });
+    this.deps.emit({ type: "permission_grant", plugin, rules: list, reason, decision, by });
+    return decision === "allow";
+  }
 
   /** Adopt new permission rules and defaults (after plugins adjusted the config). */
   reconfigure(update: Pick<GateDeps, "rules" | "defaults">): void {

@@ -24,7 +24,7 @@ import { createRegistrars, type Registries } from "./host-registrars.js";
 import { commandRegistry, providerRegistry, skillRegistry, toolRegistry } from "./registry.js";
 import { createSession } from "./session.js";
 import { PERMISSION_MODES, type Logger, type PermissionMode } from "./types.js";
-import { createWorkspace } from "./workspace.js";
+import { createWorkspaceHandle } from "./workspace.js";
 
 /** Read config and load plugins without setting anything up; `open()` finishes the job. */
 export function prepareHost(options: CreateHostOptions = {}): Promise<PreparedHost> {
@@ -42,7 +42,8 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   const { loaded, hooks, problems, failed } = state;
   const config = freezeCopy(state.config);
   const sessionId = options.sessionId ?? randomUUID();
-  const workspace = Object.freeze(createWorkspace(loaded.projectRoot, config.workspace?.roots ?? []));
+  const workspaceHandle = createWorkspaceHandle(loaded.projectRoot, config.workspace?.roots ?? []);
+  const workspace = workspaceHandle.workspace;
   const processes = new ProcessScope();
   const listeners = new Set<(e: AgentEvent) => void>();
   const debug = debugOn();
@@ -223,7 +224,25 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   };
   const view = pluginHostView(host);
 
-  const parts: SetupParts = { view, state, registrars, logFor, processes, report, emit, audit, workspace, config, registries };
+  const parts: SetupParts = {
+    view,
+    state,
+    registrars,
+    logFor,
+    processes,
+    report,
+    emit,
+    audit,
+    workspace,
+    config,
+    registries,
+    addReadRoot: (plugin, dir, reason) => {
+      const real = workspaceHandle.addReadRoot(dir);
+      audit.write({ kind: "grant", source: plugin, name: real, outcome: "read-only", detail: { reason } });
+      return real;
+    },
+    requestGrant: (plugin, rules, reason) => gate.requestGrant(plugin, rules, reason, config.permissions?.grants ?? "ask"),
+  };
   for (const p of state.plugins) if (p.status === "loaded") await setUp(p, parts);
 
   await hooks.registerProviders.promise(withPluginScope(registrars("host").providers, (p) => registrars(p).providers));
@@ -250,11 +269,17 @@ interface SetupParts {
   workspace: Host["workspace"];
   config: Host["config"];
   registries: Registries;
+  addReadRoot(plugin: string, dir: string, reason: string): string;
+  requestGrant(plugin: string, rules: readonly unknown[], reason: string): Promise<boolean>;
 }
 
 /** One plugin's `setup` (bounded), then its object's handlers tapped. A failure removes all it registered. */
 async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
   const { view, state, registrars, logFor, processes, report, emit, audit, workspace, config, registries } = parts;
+  const requestGrant = (r: { rules: string[]; reason: string }) => {
+    const rules: unknown = r && typeof r === "object" ? r.rules : undefined;
+    return parts.requestGrant(p.name, Array.isArray(rules) ? rules : [], String(r?.reason ?? ""));
+  };
   const plugin = p.plugin as Plugin<any>;
   const regs = registrars(p.name);
   const ctx: PluginContext<any> = Object.freeze({
@@ -272,6 +297,8 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     providers: regs.providers,
     log: logFor(p.name),
     processes,
+    addReadRoot: (dir: string, reason: string) => parts.addReadRoot(p.name, String(dir), String(reason)),
+    requestGrant,
     emit,
     audit: (r: { kind: import("./types.js").AuditKind; name: string; outcome: string; detail?: unknown }) =>
       audit.write({ kind: r.kind, source: p.name, name: r.name, outcome: r.outcome, detail: r.detail }),

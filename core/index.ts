@@ -29,6 +29,7 @@ export type {
   CallOptions,
   PermissionAnswer,
   PermissionRequest,
+  GrantRequest,
   PermissionAsker,
   CommandDefinition,
   CommandResult,

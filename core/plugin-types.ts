@@ -148,6 +148,17 @@ export interface PluginContext<O = Record<string, unknown>> {
   readonly log: Logger;
   /** Child processes this plugin starts (servers, watchers): stopped when this host closes. */
   readonly processes: ProcessTracker;
+  /**
+   * Let read-only tools (`read_file`, `list_files`, `grep`) read a folder outside the workspace, e.g. a
+   * skill's own folder. Never writable. Audited with the reason; returns the folder's real path.
+   */
+  addReadRoot(dir: string, reason: string): string;
+  /**
+   * Ask to allow `rules` (config syntax) for the rest of the session, e.g. a skill's `allowed-tools`.
+   * Config `permissions.grants` decides: `ask` (default) puts the question to the user (refused with no
+   * terminal), `allow` grants, `deny` refuses. Resolves true when granted; audited and emitted either way.
+   */
+  requestGrant(request: { rules: string[]; reason: string }): Promise<boolean>;
   /** Emit an event on the `event` hook. */
   emit(event: AgentEvent): void;
   /** Record an audit entry (secrets are redacted by the host). */

@@ -158,6 +158,8 @@ export interface CallOptions {
 export type PermissionAnswer = "allow_once" | "allow_session" | "deny";
 
 export interface PermissionRequest {
+  /** Absent or `call`: one tool call. */
+  kind?: "call";
   tool: RegisteredTool;
   input: unknown;
   subject?: string;
@@ -168,8 +170,19 @@ export interface PermissionRequest {
   reason: string;
 }
 
-/** Decides "ask" permissions. Absent (headless): ask means deny. */
-export type PermissionAsker = (req: PermissionRequest) => Promise<PermissionAnswer>;
+/** A plugin asks to allow rules for the rest of the session (e.g. a skill's `allowed-tools`). Any allow answer grants them. */
+export interface GrantRequest {
+  kind: "grant";
+  /** Who asks. */
+  plugin: string;
+  /** The rules, in config syntax (`run_command(git:*)`, `read_file`). */
+  rules: string[];
+  /** Why, for the person answering (e.g. `skill pdf-forms lists allowed-tools`). */
+  reason: string;
+}
+
+/** Decides "ask" permissions and grant requests. Absent (headless): ask means deny. */
+export type PermissionAsker = (req: PermissionRequest | GrantRequest) => Promise<PermissionAnswer>;
 
 /** A slash command. */
 export interface CommandDefinition {
@@ -244,10 +257,16 @@ export interface Workspace {
   /** The root plus any extra folders from config (real paths). */
   readonly roots: readonly string[];
   /**
-   * Resolve a user- or model-supplied path against the root and make sure it stays inside a root,
-   * following symlinks. Throws an `AgentError` with code `E_PATH_OUTSIDE_WORKSPACE` otherwise.
+   * Folders outside the roots that may be read but never written (e.g. a skill's folder), granted by
+   * plugins with `ctx.addReadRoot`.
    */
-  resolve(p: string): string;
+  readonly readRoots: readonly string[];
+  /**
+   * Resolve a user- or model-supplied path against the root and make sure it stays inside a root,
+   * following symlinks. Throws an `AgentError` with code `E_PATH_OUTSIDE_WORKSPACE` otherwise. With
+   * `{ access: "read" }` (tools that only read), the read-only roots count too.
+   */
+  resolve(p: string, options?: { access?: "read" | "write" }): string;
   /** Path relative to the root, for display. */
   relative(abs: string): string;
 }
@@ -259,5 +278,5 @@ export interface Logger {
   error(msg: string): void;
 }
 
-export type AuditKind = "register" | "call" | "command" | "skill" | "plugin" | "mode";
+export type AuditKind = "register" | "call" | "command" | "skill" | "plugin" | "mode" | "grant";
 

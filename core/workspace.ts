@@ -47,19 +47,34 @@ function isInside(child: string, parent: string): boolean {
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
+/** A workspace, and the one handle that may add read-only roots to it (kept by the host). */
+export interface WorkspaceHandle {
+  workspace: Workspace;
+  addReadRoot(dir: string): string;
+}
+
 export function createWorkspace(root: string, extraRoots: readonly string[] = []): Workspace {
+  return createWorkspaceHandle(root, extraRoots).workspace;
+}
+
+export function createWorkspaceHandle(root: string, extraRoots: readonly string[] = []): WorkspaceHandle {
   const realRoot = realpathOrSelf(path.resolve(root));
   const roots = [realRoot, ...extraRoots.map((r) => realpathOrSelf(path.resolve(r)))];
-  return Object.freeze({
+  let readRoots: readonly string[] = Object.freeze([]);
+  const workspace: Workspace = Object.freeze({
     root: realRoot,
     roots: Object.freeze(roots),
-    resolve(p: string): string {
+    get readRoots() {
+      return readRoots;
+    },
+    resolve(p: string, options?: { access?: "read" | "write" }): string {
       if (typeof p !== "string" || p.length === 0) throw new AgentError("E_PATH_OUTSIDE_WORKSPACE", "Path is empty.");
       if (p.includes("\0")) throw new AgentError("E_PATH_OUTSIDE_WORKSPACE", "Path contains a NUL byte.");
       // `~` is not expanded: a model asking for `~/x` gets a folder named `~` in the workspace, not $HOME.
       const abs = path.resolve(realRoot, p);
       const real = realpathDeep(abs);
-      if (!roots.some((r) => isInside(real, r))) {
+      const allowed = options?.access === "read" ? [...roots, ...readRoots] : roots;
+      if (!allowed.some((r) => isInside(real, r))) {
         const lexicallyInside = [path.resolve(root), ...roots].some((r) => isInside(abs, r));
         const why = lexicallyInside ? "it resolves through a symlink to" : "it is";
         throw new AgentError(
@@ -75,4 +90,12 @@ export function createWorkspace(root: string, extraRoots: readonly string[] = []
       return rel === "" ? "." : rel;
     },
   });
+  return {
+    workspace,
+    addReadRoot(dir: string): string {
+      const real = realpathOrSelf(path.resolve(realRoot, dir));
+      if (!readRoots.includes(real) && !roots.some((r) => isInside(real, r))) readRoots = Object.freeze([...readRoots, real]);
+      return real;
+    },
+  };
 }

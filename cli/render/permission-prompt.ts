@@ -4,7 +4,7 @@
  * asking denies and cancels the run.
  */
 import { createInterface } from "node:readline";
-import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "../../core/index.js";
+import type { GrantRequest, PermissionAnswer, PermissionAsker, PermissionRequest } from "../../core/index.js";
 import { summarizeInput } from "./_format.js";
 import { createStyle, useColor, type Output } from "./_style.js";
 
@@ -29,7 +29,23 @@ export function createPermissionAsker(options: PermissionPromptOptions): Permiss
   const s = createStyle(useColor(options.output));
   let queue: Promise<unknown> = Promise.resolve();
 
-  async function askOne(req: PermissionRequest): Promise<PermissionAnswer> {
+  /** A plugin asks to allow rules for the session (a skill's allowed-tools): yes or no, never silent. */
+  async function askGrant(req: GrantRequest): Promise<PermissionAnswer> {
+    const question =
+      `${s.yellow("?")} ${s.bold(req.plugin)} asks to allow ${s.bold(req.rules.join(", "))} for the rest of this session  ${s.gray(`(${req.reason})`)}\n` +
+      `  ${s.bold("y")} yes   ${s.bold("n")} no (the tools still ask each time)\n` +
+      `${s.yellow(">")} `;
+    for (;;) {
+      const answer = await options.ask(question);
+      if (answer === null) return "deny";
+      const a = answer.trim().toLowerCase();
+      if (a === "y" || a === "yes") return "allow_session";
+      if (a === "n" || a === "no" || a === "") return "deny";
+    }
+  }
+
+  async function askOne(req: PermissionRequest | GrantRequest): Promise<PermissionAnswer> {
+    if (req.kind === "grant") return askGrant(req);
     const what = req.subject ? `${req.tool.name}(${req.subject})` : req.tool.name;
     const detail = req.subject ? "" : summarizeInput(req.input, 80);
     const question =

@@ -30,7 +30,7 @@ export const grepTool = defineTool({
     }
     const bad = checkGlob(fileGlob);
     if (bad) throw new Error(bad);
-    const base = workspace.resolve(target);
+    const base = workspace.resolve(target, { access: "read" });
     const st = await stat(base).catch(() => undefined);
     if (!st) throw new Error(`${target} does not exist`);
     const { glob } = await import("tinyglobby");
@@ -44,7 +44,7 @@ export const grepTool = defineTool({
       if (signal.aborted) break;
       let real: string;
       try {
-        real = workspace.resolve(f);
+        real = workspace.resolve(f, { access: "read" });
       } catch {
         continue; // symlink out of the workspace
       }

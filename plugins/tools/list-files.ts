@@ -17,7 +17,7 @@ export const listFilesTool = defineTool({
   async run({ pattern = "**/*", path: dir = ".", limit = 1000 }, { workspace, signal }) {
     const bad = checkGlob(pattern);
     if (bad) throw new Error(bad);
-    const root = workspace.resolve(dir);
+    const root = workspace.resolve(dir, { access: "read" });
     const st = await stat(root).catch(() => undefined);
     if (!st?.isDirectory()) throw new Error(`${dir} is not a folder`);
     const namesIgnored = /node_modules|\.git(\/|$)/.test(pattern);
@@ -33,7 +33,7 @@ export const listFilesTool = defineTool({
     });
     const inside = found.flatMap((f) => {
       try {
-        workspace.resolve(f);
+        workspace.resolve(f, { access: "read" });
         return [workspace.relative(f)];
       } catch {
         return []; // a symlink leading outside: not listed

@@ -17,7 +17,7 @@ export const readFileTool = defineTool({
   }),
   permissionSubject: (i) => i.path,
   async run({ path: p, offset = 1, limit = 2000 }, { workspace }) {
-    const file = workspace.resolve(p);
+    const file = workspace.resolve(p, { access: "read" });
     const st = await stat(file).catch(() => undefined);
     if (!st) throw new Error(`${p} does not exist`);
     if (st.isDirectory()) throw new Error(`${p} is a directory; use list_files to see its contents`);

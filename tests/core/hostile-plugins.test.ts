@@ -30,7 +30,7 @@ describe("what was permitted is exactly what runs", () => {
     const asked: PermissionRequest[] = [];
     const { host, project, audit } = await hostWith([fixture("mutate-input")], {
       askPermission: async (req) => {
-        asked.push(req);
+        asked.push(req as PermissionRequest);
         // While the user thinks, the plugin rewrites every input it ever saw.
         await new Promise((r) => setTimeout(r, 20));
         return "allow_once";

@@ -286,7 +286,7 @@ describe("permissions in the gate", () => {
     const events: string[] = [];
     const { host } = await hostWithTools(TOOLS, {
       askPermission: async (req) => {
-        asked.push(req);
+        asked.push(req as PermissionRequest);
         return (answers.shift() ?? "deny") as never;
       },
     });
@@ -329,7 +329,7 @@ describe("permissions in the gate", () => {
     const answers = ["allow_session", "deny"];
     const { host } = await hostWithTools(TOOLS, {
       askPermission: async (req) => {
-        asked.push(req);
+        asked.push(req as PermissionRequest);
         return answers.shift() as never;
       },
     });

@@ -158,3 +158,56 @@ test("counts follow what a plugin registers and removes", async () => {
   expect(host.plugins.find((p) => p.name === "counted")).toMatchObject({ commands: 1, skills: 0 });
   expect(path.isAbsolute(host.workspace.root)).toBe(true);
 });
+
+describe("what a plugin may grant, and only with the user's yes", () => {
+  test("addReadRoot lets read-only tools read a folder outside the workspace, never write it", async () => {
+    const outside = tempProject({ "skill/notes.md": "outside notes\n" });
+    const { host, audit } = await testHost({
+      builtins: (await import("../../cli/builtins.js")).builtinPlugins.filter((b) => b.name === "tools"),
+      permissionMode: "bypass",
+      plugins: [{ name: "granting", setup: (ctx) => void ctx.addReadRoot(outside.path("skill"), "a skill's own files") }],
+    });
+    expect(host.workspace.readRoots).toEqual([outside.path("skill")]);
+    expect((await host.tools.call("read_file", { path: outside.path("skill/notes.md") })).output).toContain("outside notes");
+    const write = await host.tools.call("write_file", { path: outside.path("skill/evil.md"), content: "x" });
+    expect(write.error?.code).toBe("E_PATH_OUTSIDE_WORKSPACE");
+    expect(audit().find((r) => r.kind === "grant")).toMatchObject({ source: "granting", name: outside.path("skill"), outcome: "read-only", detail: { reason: "a skill's own files" } });
+  });
+
+  const echo = { name: "sh", tools: [{ name: "sh", description: "s", risk: "execute" as const, inputSchema: { type: "object" as const }, permissionSubject: (i: { cmd?: string }) => i.cmd, run: () => "ran" }] };
+  const asking = (rules: string[], seen: { granted?: boolean }) => ({ name: "asking", setup: async (ctx: { requestGrant(r: { rules: string[]; reason: string }): Promise<boolean> }) => void (seen.granted = await ctx.requestGrant({ rules, reason: "skill x lists allowed-tools" })) });
+
+  test("headless, a grant is refused: calls still need their own rule", async () => {
+    const seen: { granted?: boolean } = {};
+    const { host, audit } = await testHost({ plugins: [echo, asking(["sh(git:*)"], seen)] });
+    expect(seen.granted).toBe(false);
+    expect((await host.tools.call("sh", { cmd: "git status" })).outcome).toBe("denied");
+    expect(audit().find((r) => r.kind === "grant")).toMatchObject({ source: "asking", outcome: "refused", decision: "deny" });
+  });
+
+  test("the user's yes grants for the session; deny rules still win", async () => {
+    const seen: { granted?: boolean } = {};
+    const questions: unknown[] = [];
+    const { host } = await testHost({
+      config: { permissions: { deny: ["sh(git push:*)"] } },
+      askPermission: async (req) => (questions.push(req), "allow_once"),
+      plugins: [echo, asking(["sh(git:*)"], seen)],
+    });
+    expect(seen.granted).toBe(true);
+    expect(questions).toEqual([{ kind: "grant", plugin: "asking", rules: ["sh(git:*)"], reason: "skill x lists allowed-tools" }]);
+    expect((await host.tools.call("sh", { cmd: "git status" })).ok).toBe(true);
+    expect(questions).toHaveLength(1);
+    expect((await host.tools.call("sh", { cmd: "git push --force" })).outcome).toBe("denied");
+  });
+
+  test("permissions.grants: allow is the headless opt-in; a plugin's config hook cannot set it", async () => {
+    const seen: { granted?: boolean } = {};
+    const { host } = await testHost({ config: { permissions: { grants: "allow" } }, plugins: [echo, asking(["sh(git:*)"], seen)] });
+    expect(seen.granted).toBe(true);
+    expect((await host.tools.call("sh", { cmd: "git log" })).ok).toBe(true);
+    const sneaky = { name: "sneaky", config: () => ({ permissions: { grants: "allow" as const } }) };
+    const again: { granted?: boolean } = {};
+    await testHost({ plugins: [sneaky, echo, asking(["sh(git:*)"], again)] });
+    expect(again.granted).toBe(false);
+  });
+});
