@@ -3,8 +3,8 @@
  * reporting and exit codes. Exit codes: 0 success, 1 the tool/command/run failed, 2 usage or config
  * error, 3 denied by permission, 130/143 interrupted.
  */
-import { AgentError, ConfigError, ExitCode, closestNames, errorMessage, PERMISSION_MODES, type CliCommand, type ErrorCode, type PermissionMode } from "../core/index.js";
-import { findCommand, helpFor, runCliCommand } from "./args.js";
+import { AgentError, ConfigError, ExitCode, closestNames, errorMessage, PERMISSION_MODES, pluginView, type CliCommand, type ErrorCode, type PermissionMode } from "../core/index.js";
+import { findCommand, helpFor, runCliCommand, type BaseContext } from "./args.js";
 import { CORE_COMMANDS } from "./commands/index.js";
 import { createAppContext, type AppContext } from "./context.js";
 import { watchStrayErrors } from "./stray-errors.js";
@@ -63,17 +63,33 @@ function extractGlobals(argv: string[]): { rest: string[]; cwd?: string; mode?: 
   return { rest, ...g };
 }
 
-/** Plugin commands, the built-in names winning a clash. */
+/** Plugin commands, the built-in names (then the first plugin) winning a clash; a clash is reported once. */
 async function pluginCommands(ctx: AppContext): Promise<{ plugin: string; command: CliCommand<any> }[]> {
   const prepared = await ctx.prepare();
-  const taken = new Set(CORE_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
+  const owner = new Map<string, string>(CORE_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])].map((n) => [n, "a built-in command"] as const)));
   const out: { plugin: string; command: CliCommand<any> }[] = [];
   for (const entry of prepared.cliCommands) {
-    if (!entry.command || typeof entry.command.name !== "string" || taken.has(entry.command.name)) continue;
-    taken.add(entry.command.name);
+    const name = entry.command?.name;
+    if (typeof name !== "string" || !/^[a-z][a-z0-9-]*$/.test(name) || typeof entry.command.description !== "string") {
+      warnOnce(`agent: plugin ${entry.plugin} declares a CLI command without a valid name and description; it was ignored.`);
+      continue;
+    }
+    const taken = owner.get(name);
+    if (taken) {
+      warnOnce(`agent: plugin ${entry.plugin}'s command "${name}" was ignored: ${taken === "a built-in command" ? taken : `plugin ${taken}`} has that name.`);
+      continue;
+    }
+    owner.set(name, entry.plugin);
     out.push(entry);
   }
   return out;
+}
+
+const warned = new Set<string>();
+function warnOnce(line: string): void {
+  if (warned.has(line)) return;
+  warned.add(line);
+  process.stderr.write(`${line}\n`);
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -107,7 +123,13 @@ export async function main(argv: string[]): Promise<number> {
       return ExitCode.USAGE;
     }
     let command = findCommand(CORE_COMMANDS, name);
-    if (!command && !name.startsWith("-")) command = findCommand((await pluginCommands(ctx)).map((p) => p.command), name);
+    let base: BaseContext = ctx;
+    if (!command && !name.startsWith("-")) {
+      command = findCommand((await pluginCommands(ctx)).map((p) => p.command), name);
+      // A plugin's command gets the host as plugins see it, whatever it asks for.
+      const app = ctx;
+      base = { ...ctx, openHost: async (options) => pluginView(await app.openHost(options)) };
+    }
     if (!command) {
       const what = name.startsWith("-") ? "option" : "command";
       const known = name.startsWith("-") ? ["--cwd", "--permission-mode", "--debug", "--help", "--version"] : [...CORE_COMMANDS.map((c) => c.name), ...(await pluginCommands(ctx).catch(() => [])).map((p) => p.command.name)];
@@ -115,7 +137,7 @@ export async function main(argv: string[]): Promise<number> {
       throw new AgentError("E_USAGE", `unknown ${what} "${name}".${near.length ? ` Did you mean "${near[0]}"?` : ""} Run agent --help for the list.`);
     }
     try {
-      return await runCliCommand(command, g.help ? withHelp(args) : args, [command.name], ctx);
+      return await runCliCommand(command, g.help ? withHelp(args) : args, [command.name], base);
     } finally {
       await ctx.opened?.close();
     }

@@ -3,7 +3,7 @@
  * first word, finds the command's owner, parses the rest with the command's declared options and hands
  * it a `CliContext`. Built-in commands (`agent run`, `agent tools`, …) are declared the same way.
  */
-import type { Host, OpenHostOptions, PreparedHost } from "./host-types.js";
+import type { OpenHostOptions, PluginHost, PreparedHost } from "./host-types.js";
 import type { PermissionMode } from "./types.js";
 
 /** One option of a command, as `node:util` `parseArgs` takes it, plus help text. */
@@ -72,8 +72,11 @@ export interface CliContext<V = Record<string, unknown>> {
   readonly permissionMode?: PermissionMode;
   /** Config read and plugins loaded, nothing set up or started: for commands that only read or edit config. */
   prepare(): Promise<PreparedHost>;
-  /** The host, set up; the CLI closes it after `run` returns (stopping every child process). */
-  openHost(options?: CliOpenHostOptions): Promise<Host>;
+  /**
+   * The host, set up, as plugins see it (a plugin's command cannot change the permission mode either);
+   * the CLI closes it after `run` returns, stopping every child process.
+   */
+  openHost(options?: CliOpenHostOptions): Promise<PluginHost>;
   /** Write to stdout (a newline is added when missing). */
   print(text: string): void;
   /** Write a value as indented JSON to stdout. */

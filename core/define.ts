@@ -8,6 +8,9 @@ import type { ModelProvider } from "./model.js";
 import type { Plugin, PluginFactory, ToolCallInfo } from "./plugin-types.js";
 import type { CommandDefinition, SkillDefinition, ToolDefinition } from "./types.js";
 
+/** @internal The factory `definePlugin(schema, factory)` wraps. */
+export const RAW_FACTORY = Symbol.for("agent-host.rawFactory");
+
 /** A plugin object; with an `options` schema, `ctx.options` in `setup` has the schema's type. */
 export function definePlugin<O = Record<string, unknown>>(plugin: Plugin<O>): Plugin<O>;
 /** A factory called with the options from config. */
@@ -18,8 +21,12 @@ export function definePlugin<S extends z.ZodType, P extends Plugin<any>>(
   factory: (options: z.output<S>) => P | Promise<P>,
 ): PluginFactory<z.output<S>>;
 export function definePlugin(a: unknown, b?: unknown): unknown {
-  // Called directly (in a test, by another plugin), the factory still gets checked, defaulted options.
-  if (typeof b === "function") return Object.assign((options: unknown) => (b as (o: unknown) => unknown)((a as z.ZodType).parse(options ?? {})), { options: a });
+  // Called directly (in a test, by another plugin), the factory still gets checked, defaulted options;
+  // the loader, which has checked them already, calls the factory itself (a transform runs once).
+  if (typeof b === "function") {
+    const checked = (options: unknown) => (b as (o: unknown) => unknown)((a as z.ZodType).parse(options ?? {}));
+    return Object.assign(checked, { options: a, [RAW_FACTORY]: b });
+  }
   return a;
 }
 

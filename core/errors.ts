@@ -72,6 +72,12 @@ export const ExitCode = {
   DENIED: 3,
 } as const;
 
+/** A message as the end of a sentence: a full stop added unless it already ends with one (or ? or !). */
+export function sentence(message: string): string {
+  const t = message.trimEnd();
+  return /[.?!]$/.test(t) ? t : `${t}.`;
+}
+
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);

@@ -43,7 +43,10 @@ export type RawHooks = ReturnType<typeof createHooks>;
 export type HookName = keyof RawHooks;
 export const HOOK_NAMES = Object.keys(createHooks()) as HookName[];
 
-/** Options of a tap. The tap is always named after the plugin that made it; `name` is only a label for messages. */
+/**
+ * Options of a tap, as tapable takes them. The tap is always named after the plugin that made it, so
+ * `name` (like a string in its place) is accepted and ignored: failures are reported with the plugin's name.
+ */
 export interface TapOptions {
   name?: string;
 }

@@ -15,6 +15,15 @@ export function hostKey(host: PluginHost): object {
   return key;
 }
 
+const views = new WeakMap<Host, PluginHost>();
+
+/** The view of `host` its plugins hold: for code that runs plugin-owned logic outside a hook (a plugin's CLI command). */
+export function pluginView(host: Host): PluginHost {
+  const view = views.get(host);
+  if (!view) throw new TypeError("expected a host made by createHost");
+  return view;
+}
+
 export function pluginHostView(host: Host): PluginHost {
   const key = Object.freeze({});
   Object.defineProperty(host, HOST_KEY, { value: key });
@@ -50,5 +59,7 @@ export function pluginHostView(host: Host): PluginHost {
     run: (prompt, options) => host.run(prompt, options),
   };
   Object.defineProperty(view, HOST_KEY, { value: key });
-  return Object.freeze(view);
+  Object.freeze(view);
+  views.set(host, view);
+  return view;
 }

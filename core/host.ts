@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { AuditLog } from "./audit.js";
-import { AgentError, errorMessage } from "./errors.js";
+import { AgentError, errorMessage, sentence } from "./errors.js";
 import type { AgentEvent } from "./events.js";
 import { freezeCopy } from "./freeze.js";
 import { Gate } from "./gate.js";
@@ -313,7 +313,7 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     for (const r of Object.values(registries)) r.removeAll(p.name);
     p.status = "failed";
     p.error = errorMessage(err);
-    report({ kind: "plugin", plugin: p.name, message: `Plugin ${p.name} failed in setup: ${errorMessage(err)}. Continuing without it.` });
+    report({ kind: "plugin", plugin: p.name, message: `Plugin ${p.name} failed in setup: ${sentence(errorMessage(err))} Continuing without it.` });
   }
 }
 

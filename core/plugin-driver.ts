@@ -42,7 +42,7 @@ export interface DriverOptions {
   /** Merge what a `config` handler returned; returns the next config. */
   mergeConfig(plugin: string, current: unknown, returned: unknown): unknown;
   /** Errors that are not the plugin's to absorb (a `ConfigError` naming the user's file): they propagate. */
-  rethrow?(err: unknown): boolean;
+  rethrow?(err: unknown, hook: HookName): boolean;
 }
 
 class HandlerTimeout extends Error {
@@ -90,10 +90,15 @@ const ADAPTERS: Partial<Record<HookName, Adapter>> = {
     fail: () => undefined,
   },
   beforeModelRequest: {
-    // Its own copy: change it in place or return a new request.
-    call: (fn, [request]) => {
+    // Its own copy: change it in place or return a new request (which must still look like one).
+    call: (fn, [request], plugin, opts) => {
       const copy = structuredClone(request);
-      return then(fn(copy), (out) => out ?? copy);
+      return then(fn(copy), (out) => {
+        const next = out ?? copy;
+        if (isModelRequest(next)) return next;
+        opts.onError(plugin, "beforeModelRequest", `returned ${describeValue(out)} instead of a request ({ model, system, messages, tools }); it was ignored`);
+        return undefined;
+      });
     },
     fail: () => undefined,
   },
@@ -139,7 +144,7 @@ function then<T>(value: unknown, f: (v: unknown) => T): T | Promise<T> {
 function wrapHandler(plugin: string, hook: HookName, fn: Handler, opts: DriverOptions): Handler {
   const adapter = ADAPTERS[hook] ?? passThrough;
   const fail = (args: unknown[], err: unknown) => {
-    if (opts.rethrow?.(err)) throw err;
+    if (opts.rethrow?.(err, hook)) throw err;
     const message = err instanceof HandlerTimeout ? err.message : errorMessage(err);
     opts.onError(plugin, hook, message);
     return adapter.fail(args, plugin, message);
@@ -212,6 +217,11 @@ export function tapPluginObject(plugin: Plugin<any>, hooks: HookTable, phase: "c
   if (typeof h.afterToolCall === "function") hooks.afterToolCall.tap(name, (res, call) => h.afterToolCall!(res, call));
   if (typeof h.event === "function") hooks.event.tap(name, (e) => h.event!(e));
   if (typeof h.shutdown === "function") hooks.shutdown.tap(name, () => h.shutdown!());
+}
+
+function isModelRequest(v: unknown): boolean {
+  const r = v as { model?: unknown; system?: unknown; messages?: unknown; tools?: unknown } | null;
+  return typeof r === "object" && r !== null && typeof r.model === "string" && typeof r.system === "string" && Array.isArray(r.messages) && Array.isArray(r.tools);
 }
 
 function isToolResult(v: unknown): boolean {

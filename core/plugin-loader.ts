@@ -12,6 +12,7 @@ import type { PluginEntry } from "./config-schema.js";
 import { ConfigError } from "./errors.js";
 import type { Plugin, PluginFactory } from "./plugin-types.js";
 import { candidates, findPackageDir, resolvePackage } from "./plugin-resolve.js";
+import { RAW_FACTORY } from "./define.js";
 import { hostVersion } from "./version.js";
 import type { z } from "zod";
 
@@ -145,7 +146,8 @@ export async function instantiate(
   if (typeof exported === "function") {
     const factory = exported as PluginFactory;
     if (factory.options) opts = checkOptions(factory.options, options, spec, origin);
-    plugin = await factory(opts);
+    const raw = (factory as unknown as Record<symbol, unknown>)[RAW_FACTORY];
+    plugin = await (typeof raw === "function" && factory.options ? (raw as PluginFactory) : factory)(opts);
   }
   if (!plugin || typeof plugin !== "object" || typeof (plugin as Plugin).name !== "string" || !(plugin as Plugin).name) {
     throw new PluginLoadError(spec, "its default export is not a plugin: expected an object with a \"name\", or a function returning one (use definePlugin)");

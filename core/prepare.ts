@@ -8,7 +8,7 @@ import path from "node:path";
 import { checkSections, mergeHookConfig, type SectionOwner } from "./config-sections.js";
 import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig, type PluginEntry } from "./config-schema.js";
 import { isLocalPath, loadConfig, zodIssues, type LoadedConfig } from "./config.js";
-import { ConfigError, errorMessage } from "./errors.js";
+import { ConfigError, errorMessage, sentence } from "./errors.js";
 import { createHooks, type HookName, type HookTable, type RawHooks } from "./hooks.js";
 import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "./host-types.js";
 import { pluginHookView, tapPluginObject, type DriverOptions } from "./plugin-driver.js";
@@ -93,7 +93,8 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
       }
       return config;
     },
-    rethrow: (err) => err instanceof ConfigError,
+    // A config hook's ConfigError names the user's file (e.g. a broken .mcp.json): a config error, exit 2.
+    rethrow: (err, hook) => hook === "config" && err instanceof ConfigError,
   };
 
   await loadPlugins(state, options);
@@ -180,7 +181,7 @@ async function loadPlugins(state: PreparedState, options: CreateHostOptions): Pr
   const seen = new Set<string>();
   for (const p of results) {
     if (p.status === "failed") {
-      state.problems.push({ kind: "plugin", plugin: p.name, message: `Plugin ${p.name} failed to load: ${p.error}. Continuing without it.` });
+      state.problems.push({ kind: "plugin", plugin: p.name, message: `Plugin ${p.name} failed to load: ${sentence(p.error ?? "")} Continuing without it.` });
     } else if (p.status === "loaded" && seen.has(p.name)) {
       p.status = "failed";
       p.error = "a plugin with this name is already loaded";

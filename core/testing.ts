@@ -1,14 +1,14 @@
 /**
  * `agent-host/testing`: what a plugin author needs to test a plugin for real. A host with only the given
  * plugins, in a temporary project, whose tools are called through the real gate, whose commands run,
- * and whose agent loop talks to a scripted model. Re-exports only what tests need beyond the main entry.
+ * and whose agent loop talks to a scripted model.
  */
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { AgentConfig, PluginEntry } from "./config-schema.js";
 import { createHost } from "./host.js";
-import type { Host } from "./host-types.js";
+import type { Host, RunOptions, RunResult } from "./host-types.js";
 import type { ModelProvider, ModelRequest, ModelStreamEvent } from "./model.js";
 import type { CommandResult, PermissionAsker, PermissionMode, ToolResult } from "./types.js";
 
@@ -74,6 +74,8 @@ export interface TestHost {
   call(name: string, input?: unknown): Promise<ToolResult>;
   /** Run a slash command as the user typed it. */
   command(line: string): Promise<CommandResult>;
+  /** Run the agent loop on a prompt (with the scripted model when `model` was given). */
+  run(prompt: string, options?: RunOptions): Promise<RunResult>;
   /** Audit records written so far. */
   audit(): Record<string, unknown>[];
   /** Close the host and remove the temporary project. */
@@ -117,6 +119,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
     model,
     call: (name, input = {}) => host.tools.call(name, input),
     command: (line) => host.commands.run(line, { asUser: true }),
+    run: (prompt, runOptions) => host.run(prompt, runOptions),
     audit: () =>
       existsSync(auditFile)
         ? readFileSync(auditFile, "utf8")

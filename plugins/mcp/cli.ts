@@ -3,7 +3,7 @@
  * servers in the project's `.mcp.json`. Declared in cli-command.ts; loaded when one of them runs.
  */
 import path from "node:path";
-import { AgentError, ExitCode, type CliContext, type Host, type JsonSchema, type RegisteredTool } from "../../core/index.js";
+import { AgentError, ExitCode, type CliContext, type JsonSchema, type PluginHost, type RegisteredTool } from "../../core/index.js";
 import { describeTarget, parseServers, type McpServerConfigInput } from "./config.js";
 import { mcpJsonPath, readMcpJson, writeMcpJson } from "./mcp-json.js";
 import { logFileFor } from "./server-log.js";
@@ -12,7 +12,7 @@ import { getMcpStatus, type McpServerStatus } from "./status.js";
 type Ctx<V = Record<string, unknown>> = CliContext<V>;
 
 /** Open the host (connecting every server); print problems other than the server failures the listing shows. */
-async function openHost(ctx: Ctx, json: boolean): Promise<Host> {
+async function openHost(ctx: Ctx, json: boolean): Promise<PluginHost> {
   const host = await ctx.openHost({ quiet: true });
   if (!json) for (const p of host.problems) if (!(p.kind === "server" && p.plugin === "mcp")) ctx.warn(`agent: ${p.message}`);
   return host;

@@ -211,3 +211,28 @@ describe("what a plugin may grant, and only with the user's yes", () => {
     expect(again.granted).toBe(false);
   });
 });
+
+test("options are parsed once: a transform in the schema runs once when the host loads the plugin", async () => {
+  let parses = 0;
+  const factory = definePlugin(
+    z.object({ n: z.number() }).transform((o) => (parses++, { n: o.n * 2 })),
+    (o) => ({ name: "twice", tools: [{ name: "n", description: "n", risk: "read", inputSchema: { type: "object" }, run: () => String(o.n) }] }),
+  );
+  const p = tempProject({ "plugin.mjs": "export default globalThis.__twiceFactory;\n", ".agentrc.json": { plugins: [["./plugin.mjs", { n: 2 }]] } });
+  (globalThis as { __twiceFactory?: unknown }).__twiceFactory = factory;
+  const { host } = await testHost({ project: p, loadConfigFiles: true });
+  expect((await host.tools.call("n", {})).output).toBe("4");
+  expect(parses).toBe(1);
+});
+
+test("a beforeModelRequest handler returning something that is not a request is ignored and reported", async () => {
+  const { scriptedProvider } = await import("../../core/testing.js");
+  const model = scriptedProvider([{ text: "ok" }]);
+  const { host } = await testHost({
+    config: { model: "scripted:x" },
+    plugins: [{ name: "m", providers: [model] }, { name: "garbage", beforeModelRequest: () => "oops" as never }],
+  });
+  expect((await host.run("hi")).ok).toBe(true);
+  expect(model.requests[0].messages).toEqual([{ role: "user", content: "hi" }]);
+  expect(host.problems.map((p) => p.message)).toContain('Plugin garbage failed in beforeModelRequest: returned a string instead of a request ({ model, system, messages, tools }); it was ignored');
+});
