@@ -442,9 +442,9 @@ function errorCode(err: unknown): string {
   return typeof code === "string" && code.startsWith("E_") ? code : "E_TOOL_FAILED";
 }
 
-/** Up to two registered names close to a mistyped one (an MCP tool's short name counts too). */
+/** Up to two registered names close to a mistyped one; a name that ends with it after a `_` counts too (a namespaced tool called by its short name). */
 function nearestNames(name: string, names: string[]): string[] {
   const near = closestNames(name, names);
-  const byShortName = names.find((n) => n.endsWith(`__${name}`) && !near.includes(n));
+  const byShortName = names.find((n) => n.endsWith(`_${name}`) && !near.includes(n));
   return byShortName ? [...near, byShortName].slice(0, 2) : near;
 }

@@ -76,10 +76,12 @@ async function install(spec: string, projectRoot: string, ctx: { print(t: string
   throw new AgentError("E_USAGE", `could not install ${names.join(" or ")}:\n${failures.join("\n")}`);
 }
 
-/** Whether a plugins entry names this package (by its full or short name). */
+/** Whether a plugins entry and a name mean the same package (`b`, `agent-plugin-b`). */
 function sameEntry(entry: unknown, pkg: string): boolean {
   const name = entryName(entry);
-  return !!name && (name === pkg || pluginPackageNames(name).includes(pkg));
+  if (!name) return false;
+  const wanted = pluginPackageNames(pkg);
+  return name === pkg || pluginPackageNames(name).some((n) => wanted.includes(n));
 }
 
 function report(ctx: { print(t: string): void }, r: EditResult | "nochange", what: string): void {
@@ -129,7 +131,7 @@ const remove = defineAppCommand({
       const r = await editPlugins(
         configFile,
         (plugins) => {
-          const kept = plugins.filter((e) => !sameEntry(e, pkg) && entryName(e) !== name);
+          const kept = plugins.filter((e) => !sameEntry(e, pkg) && !sameEntry(e, name));
           found = kept.length !== plugins.length;
           return found ? kept : undefined;
         },
