@@ -106,3 +106,4 @@ export { capOutput } from "./output.js";
 export { redactString, summarize, isSecretKey, REDACTED } from "./redact.js";
 export { closestNames, editDistance } from "./suggest.js";
 export { hostVersion } from "./version.js";
+export { parseSkillFile, type SkillFile, type ParsedSkill } from "./skill-file.js";

@@ -10,5 +10,7 @@ import usage from "../../commands/usage.js";
 
 export default definePlugin({
   name: "commands",
+  // The host's own controls (/help, /mode, /exit…) win a name clash with any other command.
+  enforce: "pre",
   commands: [help, tools, model, mode, clear, usage, exit],
 });

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseSkillFile, type SkillFile } from "./skill-file.js";
+import { parseSkillFile, type SkillFile } from "../../core/index.js";
 
 export type SkillScope = "project" | "user" | "plugin" | "bundled";
 

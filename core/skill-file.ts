@@ -1,5 +1,6 @@
 /**
- * One `SKILL.md` as the Agent Skills specification defines it: YAML frontmatter (parsed with the `yaml`
+ * One `SKILL.md` as the Agent Skills specification defines it (public, so every source of skills checks
+ * them alike: folders, plugins, MCP servers): YAML frontmatter (parsed with the `yaml`
  * package) then the Markdown instructions. `name` (1-64, lowercase letters, digits, single hyphens, equal
  * to its folder's name) and `description` (1-1024) are required; `license`, `compatibility` (≤ 500),
  * `metadata` (string → string) and `allowed-tools` (space-separated) are optional; other fields are kept
@@ -36,7 +37,11 @@ function splitFrontmatter(text: string): { yaml: string; body: string } | undefi
   return { yaml: m[1], body: normalized.slice(m[0].length) };
 }
 
-export async function parseSkillFile(file: string, text: string): Promise<ParsedSkill> {
+/**
+ * Parse a SKILL.md. `file` names it in messages and gives its folder, whose name `name` must equal;
+ * `expectedName` overrides that (a skill served by an MCP server as `skill://<name>/SKILL.md`).
+ */
+export async function parseSkillFile(file: string, text: string, options: { expectedName?: string } = {}): Promise<ParsedSkill> {
   const parts = splitFrontmatter(text);
   if (!parts) return { ok: false, error: "no YAML frontmatter (the file must start with --- and a name and description)" };
   const { parse } = await import("yaml");
@@ -49,7 +54,7 @@ export async function parseSkillFile(file: string, text: string): Promise<Parsed
   if (!fm || typeof fm !== "object" || Array.isArray(fm)) return { ok: false, error: "frontmatter must be a YAML mapping with name and description" };
   const f = fm as Record<string, unknown>;
   const dir = path.dirname(file);
-  const folder = path.basename(dir);
+  const folder = options.expectedName ?? path.basename(dir);
   if (typeof f.name !== "string" || !f.name) return { ok: false, error: "frontmatter has no name" };
   if (f.name.length > 64 || !NAME_RE.test(f.name)) return { ok: false, error: `name "${f.name}" must be 1-64 lowercase letters, digits and single hyphens, not starting or ending with one` };
   if (f.name !== folder) return { ok: false, error: `name "${f.name}" differs from its folder "${folder}"` };
