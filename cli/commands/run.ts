@@ -66,12 +66,16 @@ async function runHeadless(
     askPermission: ask ? createPermissionAsker({ ask: askOnStdin(), output: process.stderr, onCancel: () => controller.abort() }) : undefined,
   });
   try {
+    // `/review src/x.ts` runs the command first, as in the interactive session; its prompt is what the model gets.
+    const expanded = await expandCommand(host, prompt.text, controller.signal);
+    if (expanded.output !== undefined) process.stdout.write(expanded.output.endsWith("\n") ? expanded.output : `${expanded.output}\n`);
+    if (expanded.prompt === undefined) return ExitCode.OK;
     const renderer = createRenderer(format, maxTurns ?? host.config.maxTurns ?? DEFAULT_MAX_TURNS);
     const off = host.on(renderer.handle);
     const stopCtrlC = onCtrlC(host, controller);
     let result: RunResult;
     try {
-      result = await host.run(prompt.text, { model: v.model, maxTurns, signal: controller.signal, systemPrompt: v["system-prompt"] });
+      result = await host.run(expanded.prompt, { model: v.model, maxTurns, signal: controller.signal, systemPrompt: v["system-prompt"] });
     } finally {
       stopCtrlC();
       off();
@@ -81,6 +85,17 @@ async function runHeadless(
   } finally {
     await host.close();
   }
+}
+
+/**
+ * A prompt whose first word is a registered slash command is that command, run as the user typed it;
+ * any other prompt (including `/usr/bin/foo is slow`) goes to the model as written.
+ */
+async function expandCommand(host: Host, text: string, signal: AbortSignal): Promise<{ prompt?: string; output?: string }> {
+  const m = /^\/(\S+)/.exec(text.trimStart());
+  if (!m || !host.commands.get(m[1])) return { prompt: text };
+  const result = await host.commands.run(text.trimStart(), { signal, asUser: true });
+  return { prompt: result.prompt, output: result.output };
 }
 
 export function exitCodeFor(result: RunResult): number {

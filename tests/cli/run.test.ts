@@ -126,6 +126,28 @@ describe("prompt and permissions", () => {
     expect(srv.requests[0].body.messages.at(-1)).toEqual({ role: "user", content: "Review this\n\ndiff --git a/x b/x" });
   });
 
+  test("a prompt that starts with a slash command is expanded first; any other slash is sent as written", async () => {
+    const { srv, dir, env } = await setup(["Reviewed.", "Slow, yes."]);
+    await writeFile(
+      path.join(dir, "review.mjs"),
+      'export default { name: "review-cmd", commands: [{ name: "review", description: "review a file", run: (args) => ({ prompt: "Please review " + args + " carefully." }) }] };\n',
+    );
+    const config = JSON.parse(await (await import("node:fs/promises")).readFile(path.join(dir, ".agentrc.json"), "utf8")) as { plugins: string[] };
+    await writeFile(path.join(dir, ".agentrc.json"), JSON.stringify({ ...config, plugins: [...config.plugins, "./review.mjs"] }));
+    expect((await runCli(["run", "-p", "/review src/x.ts"], { cwd: dir, env })).code).toBe(0);
+    expect(srv.requests[0].body.messages.at(-1)).toEqual({ role: "user", content: "Please review src/x.ts carefully." });
+    expect((await runCli(["run", "-p", "/usr/bin/node is slow"], { cwd: dir, env })).code).toBe(0);
+    expect(srv.requests[1].body.messages.at(-1)).toEqual({ role: "user", content: "/usr/bin/node is slow" });
+  });
+
+  test("a slash command that only prints (no prompt) prints and asks no model", async () => {
+    const { srv, dir, env } = await setup(["unused"]);
+    const r = await runCli(["run", "-p", "/tools"], { cwd: dir, env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("echo");
+    expect(srv.requests).toHaveLength(0);
+  });
+
   test("headless, a tool that needs approval is denied and the model is told which rule to add", async () => {
     const { srv, dir, env } = await setup([{ toolCalls: [{ id: "m1", name: "write_marker", arguments: { name: "marker.txt" } }] }, "Could not write."]);
     const { code, stderr } = await runCli(["run", "-p", "Mark it"], { cwd: dir, env });
