@@ -1,5 +1,6 @@
 /** `/tools`: the tools the model can call, with their risk and source. */
 import { defineCommand } from "../core/index.js";
+import { oneLine } from "./_format.js";
 
 export default defineCommand({
   name: "tools",
@@ -12,8 +13,3 @@ export default defineCommand({
     return [`${tools.length} tools (permission mode: ${host.permissionMode}):`, ...lines].join("\n");
   },
 });
-
-function oneLine(s: string, max = 60): string {
-  const flat = s.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}

@@ -7,10 +7,14 @@ import mode from "../../commands/mode.js";
 import model from "../../commands/model.js";
 import tools from "../../commands/tools.js";
 import usage from "../../commands/usage.js";
+import audit from "../../commands/audit.js";
+import permissions from "../../commands/permissions.js";
+import plugins from "../../commands/plugins.js";
+import skills from "../../commands/skills.js";
 
 export default definePlugin({
   name: "commands",
   // The host's own controls (/help, /mode, /exit…) win a name clash with any other command.
   enforce: "pre",
-  commands: [help, tools, model, mode, clear, usage, exit],
+  commands: [help, tools, skills, plugins, permissions, audit, model, mode, clear, usage, exit],
 });

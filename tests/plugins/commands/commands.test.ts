@@ -82,3 +82,38 @@ test("/usage reports the session's tokens", async () => {
   await h.run("Hi");
   expect((await h.commands.run("/usage")).output).toBe("Tokens this session: 1,200 in, 34 out.");
 });
+
+test("/skills lists registered skills with their source", async () => {
+  const h = await host();
+  expect((await h.commands.run("/skills")).output).toMatch(/^No skills\./);
+  srv = await startFake("openai", []);
+  t = await openHost("openai", srv, { plugins: [{ name: "sk", skills: [{ name: "pdf-forms", description: "Fill PDF forms", content: "# x" }] }] });
+  expect((await t.host.commands.run("/skills")).output).toMatch(/1 skills:\n\s+pdf-forms\s+sk\s+Fill PDF forms/);
+});
+
+test("/plugins shows what each plugin registered, and why one failed", async () => {
+  srv = await startFake("openai", []);
+  t = await openHost("openai", srv, { plugins: [{ name: "broken", setup: () => { throw new Error("no config for broken"); } }] });
+  const { output } = await t.host.commands.run("/plugins");
+  expect(output).toMatch(/commands\s+loaded\s+\d+ tools, \d+ commands/);
+  expect(output).toMatch(/broken\s+failed\s+no config for broken/);
+});
+
+test("/permissions shows the mode, the rules and where they live", async () => {
+  srv = await startFake("openai", []);
+  t = await openHost("openai", srv, { config: { permissions: { allow: ["peek"], deny: ["run_command(rm:*)"] } } });
+  const { output } = await t.host.commands.run("/permissions");
+  expect(output).toContain("Mode: default (change it with /mode)");
+  expect(output).toContain("deny  run_command(rm:*)");
+  expect(output).toContain("allow peek");
+  expect(output).toContain("ask   (none)");
+});
+
+test("/audit shows the last records; a bad count is explained", async () => {
+  const h = await host();
+  await h.tools.call("peek", {});
+  const { output } = await h.commands.run("/audit 5");
+  expect(output).toMatch(/^Last \d+ of .*audit\.jsonl:/);
+  expect(output).toMatch(/call\s+peek\s+ok/);
+  expect((await h.commands.run("/audit lots")).output).toBe('Usage: /audit [n], n a positive whole number; got "lots".');
+});
