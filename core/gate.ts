@@ -12,7 +12,7 @@ import { errorMessage } from "./errors.js";
 import { freezeCopy, plainCopy } from "./freeze.js";
 import type { RawHooks } from "./hooks.js";
 import { capOutput } from "./output.js";
-import { allowCoverage, decide, parseRule, suggestRules, type ParsedRule, type PermissionRules } from "./permissions.js";
+import { allowCoverage, decide, exactRule, parseRule, suggestRules, type ParsedRule, type PermissionRules } from "./permissions.js";
 import type { AttributedDecision } from "./plugin-driver.js";
 import { CallState, CONTEXT_ACCESSORS, expireCall, RUN, RunningCall } from "./running-call.js";
 import type { ToolEntry } from "./registry.js";
@@ -186,7 +186,7 @@ export class Gate {
         const rewritten = plainCopy(again.value);
         // The decision depends only on the permission subjects: when the rewrite changes them, it gets
         // the full permission decision again (an "ask" is asked again, or denied headless).
-        if (!sameSubjects(this.subjects(tool, args), this.subjects(tool, rewritten))) {
+        if (!sameSubjects(await this.subjects(tool, args), await this.subjects(tool, rewritten))) {
           const recheck = await this.permit(tool, rewritten, callId);
           if (recheck.decision === "deny") {
             rec.decision = "deny";
@@ -341,13 +341,18 @@ export class Gate {
   }
 
   /** What pattern rules match for this call; a `SubjectFailure` when the tool's permissionSubject threw. */
-  private subjects(tool: ToolEntry, input: unknown): string[] | undefined | SubjectFailure {
+  /** A promise only for tools whose permissionSubject is async (run_command parses the shell line). */
+  private subjects(tool: ToolEntry, input: unknown): Subjects | Promise<Subjects> {
     const fn = tool.definition.permissionSubject;
     if (!fn) return undefined;
-    try {
-      const s = fn(input) as unknown;
+    const normalize = (s: unknown): Subjects => {
       if (s === undefined || s === null) return undefined;
       return Array.isArray(s) ? s.map(String) : [String(s)];
+    };
+    try {
+      const s = fn(input) as unknown;
+      if (isThenable(s)) return Promise.resolve(s).then(normalize, (err: unknown) => new SubjectFailure(errorMessage(err)));
+      return normalize(s);
     } catch (err) {
       return new SubjectFailure(errorMessage(err));
     }
@@ -377,13 +382,19 @@ export class Gate {
   /** The permission decision; a promise only when the user is asked. */
   private permit(tool: ToolEntry, input: unknown, callId: string): Permit | Promise<Permit> {
     const subjects = this.subjects(tool, input);
+    if (subjects instanceof Promise) return subjects.then((s) => this.permitFor(tool, input, callId, s));
+    return this.permitFor(tool, input, callId, subjects);
+  }
+
+  private permitFor(tool: ToolEntry, input: unknown, callId: string, subjects: Subjects): Permit | Promise<Permit> {
     // Without a subject no pattern rule can match, so a deny rule would not apply: fail closed.
     if (subjects instanceof SubjectFailure) {
       return { decision: "deny", by: "permissionSubject", message: `Permission denied: ${tool.name} was not run because its permission check failed (${subjects.message}).` };
     }
     const v = tool.definition.permissionSubject ? this.verdict(tool, subjects) : this.cachedVerdict(tool);
     if (v.decision === "allow") return v as Permit;
-    const what = subjects?.length === 1 ? `${tool.name}(${subjects[0]})` : tool.name;
+    const certain = subjects?.filter((s) => !s.startsWith("\u0000"));
+    const what = certain?.length === 1 && certain.length === subjects!.length ? `${tool.name}(${certain[0]})` : tool.name;
     if (v.decision === "deny") {
       const why = v.by.startsWith("mode:")
         ? `${tool.risk} tools are not allowed in ${this.mode} mode`
@@ -406,15 +417,21 @@ export class Gate {
           `or run with --permission-mode ${tool.risk === "write" ? "acceptEdits" : "bypass"}.`,
       };
     }
-    this.deps.emit({ type: "permission_request", callId, name: tool.name, subject: v.subjects?.join(" && "), suggestedRule });
+    // One subject is shown as `tool(subject)`; several (a pipeline, a list) are shown as the input as written, with its parts.
+    const parts = v.subjects?.filter((s) => !s.startsWith("\u0000"));
+    const subject = v.subjects?.length === 1 && parts?.length === 1 ? parts[0] : undefined;
+    this.deps.emit({ type: "permission_request", callId, name: tool.name, subject, suggestedRule });
     let answer: Awaited<ReturnType<PermissionAsker>>;
     try {
-      answer = await this.asker({ tool: tool.view, input: freezeCopy(input), subject: v.subjects?.join(" && "), suggestedRule, suggestedRules, reason: v.by });
+      answer = await this.asker({ tool: tool.view, input: freezeCopy(input), subject, parts: parts ?? [], uncertain: parts?.length !== v.subjects?.length, suggestedRule, suggestedRules, reason: v.by });
     } catch (err) {
       answer = "deny";
       this.deps.emit({ type: "notice", level: "warn", source: "permissions", message: `permission prompt failed: ${errorMessage(err)}` });
     }
-    if (answer === "allow_session") this.sessionAllow.push(...suggestedRules.map(parseRule));
+    // "Always" grants exactly what was asked: each subject as text (a call no rule can describe is allowed once).
+    if (answer === "allow_session" && suggestedRules.length) {
+      this.sessionAllow.push(...(v.subjects ? v.subjects.map((s) => exactRule(tool.name, s)) : suggestedRules.map(parseRule)));
+    } else if (answer === "allow_session") answer = "allow_once";
     const decision = answer === "deny" ? "deny" : "allow";
     this.deps.emit({ type: "permission_decision", callId, name: tool.name, decision, by: "user" });
     if (decision === "deny") return { decision, by: "user", message: `Permission denied by the user: ${what} was not run.` };
@@ -425,6 +442,8 @@ export class Gate {
 function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
   return typeof (v as { then?: unknown } | null)?.then === "function";
 }
+
+type Subjects = string[] | undefined | SubjectFailure;
 
 /** A tool's permissionSubject threw: the call is denied (see permit). */
 class SubjectFailure {

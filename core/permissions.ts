@@ -154,31 +154,31 @@ export function allowCoverage(allow: ParsedRule[], toolName: string, subjects: s
   return used;
 }
 
-/** The narrowest sensible rule for one subject: `run_command(npm run:*)` for `npm run build --watch`. */
+/** The rules that would allow exactly this call: one per subject, never broader than what was asked. */
 export function suggestRule(toolName: string, subjects: string[] | undefined): string {
   return suggestRules(toolName, subjects).join(", ");
 }
 
-/** One narrow rule per subject (deduplicated); the bare tool name when the call has no subject to narrow by. */
+/**
+ * One exact rule per subject (deduplicated); the bare tool name when the call has no subject to narrow
+ * by. None when a subject is uncertain (a command substitution, a syntax error): no rule can allow
+ * exactly that, so the user can only answer once.
+ */
 export function suggestRules(toolName: string, subjects: string[] | undefined): string[] {
-  if (!subjects || subjects.length === 0 || subjects.some((s) => s.startsWith("\u0000"))) return [toolName];
-  const rules = subjects.map((subject) => {
-    const words = subject.trim().split(/\s+/);
-    if (words.length > 2) return `${toolName}(${words.slice(0, 2).join(" ")}:*)`;
-    return `${toolName}(${subject.trim()})`;
-  });
-  return [...new Set(rules)];
+  if (!subjects || subjects.length === 0) return [toolName];
+  if (subjects.some((s) => s.startsWith("\u0000"))) return [];
+  return [...new Set(subjects.map((subject) => `${toolName}(${subject.trim()})`))];
+}
+
+/** A session grant of exactly `subject`: matched as text, never as a glob (it may hold a `*`). */
+export function exactRule(toolName: string, subject: string): ParsedRule {
+  const tool = (name: string) => name === toolName;
+  return { raw: `${toolName}(${subject})`, tool, pattern: (s) => s === subject };
 }
 
 /**
- * Split a shell command into the simple commands it runs, so rules apply to each.
- * Command substitution can't be split reliably: it yields a subject no pattern matches.
+ * The simple commands a shell command line runs (pipes, lists, subshells, substitutions; quotes
+ * respected), so rules apply to each: allow rules must cover all of them, deny rules any. A line that
+ * cannot be judged by its text alone includes a subject no rule matches. Parsed with a real bash parser.
  */
-export function shellSubjects(command: string): string[] {
-  const parts = command
-    .split(/\|\||&&|[;|&\n]/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (/`|\$\(|<\(|>\(/.test(command)) parts.push("\u0000substitution");
-  return parts.length ? parts : [command.trim()];
-}
+export { shellCommands as shellSubjects } from "./shell.js";

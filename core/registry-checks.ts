@@ -39,6 +39,9 @@ export function checkTool(def: unknown, existing: Holders): Rejection | undefine
     if (typeof s !== "object" || s === null || Array.isArray(s)) return { name, reason: `inputSchema must be a JSON Schema object, got ${describe(s)}` };
     if ((s as JsonSchema).type !== "object") return { name, reason: `inputSchema must have type "object", got ${JSON.stringify((s as JsonSchema).type)}` };
   }
+  if (d.aliases !== undefined && !(Array.isArray(d.aliases) && d.aliases.every((a) => typeof a === "string" && TOOL_NAME_RE.test(a)))) {
+    return { name, reason: "aliases must be a list of names matching ^[a-zA-Z0-9_-]{1,64}$" };
+  }
   if (d.risk !== undefined && !RISKS.includes(d.risk)) return { name, reason: `invalid risk ${JSON.stringify(d.risk)}: expected one of ${RISKS.join(", ")}` };
   for (const k of ["timeoutMs", "maxOutputBytes"] as const) {
     const v = d[k];

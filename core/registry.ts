@@ -143,6 +143,7 @@ function makeToolEntry(def: ToolDefinition, plugin: string, override: ToolOverri
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}),
     ...(def.meta !== undefined ? { meta: freezeCopy(def.meta) } : {}),
+    ...(def.aliases?.length ? { aliases: Object.freeze([...def.aliases]) } : {}),
   });
   return { name: def.name, plugin, source, view, risk, timeoutMs, maxOutputBytes, definition: def, validator, zod };
 }

@@ -107,11 +107,16 @@ export interface ToolDefinition<I = any> {
    * e.g. the command for `run_command(npm test:*)` or the path for `write_file(src/*)`. Return several
    * (e.g. each part of `a && b`): allow rules must match all of them, deny and ask rules any.
    */
-  permissionSubject?(input: I): string | string[] | undefined;
+  permissionSubject?(input: I): string | string[] | undefined | Promise<string | string[] | undefined>;
   /** Shown in `agent tools` and the audit log instead of the plugin name (e.g. `mcp:github`). */
   source?: string;
   /** Free-form data for plugins (e.g. the original MCP tool name). Never sent to the model. */
   meta?: Record<string, unknown>;
+  /**
+   * Other names people know this tool by (Claude Code's `Bash` for `run_command`): not callable, but
+   * `agent doctor` suggests the real name for a rule written with one, and compatibility layers map them.
+   */
+  aliases?: string[];
   run(input: I, ctx: ToolCallContext): Promise<ToolReturn> | ToolReturn;
 }
 
@@ -129,6 +134,8 @@ export interface RegisteredTool {
   readonly timeoutMs?: number;
   readonly maxOutputBytes?: number;
   readonly meta?: Record<string, unknown>;
+  /** Other names people know it by (see `ToolDefinition.aliases`). */
+  readonly aliases?: readonly string[];
 }
 
 export type CallOutcome = "ok" | "error" | "denied" | "timeout" | "invalid" | "aborted";
@@ -162,10 +169,15 @@ export interface PermissionRequest {
   kind?: "call";
   tool: RegisteredTool;
   input: unknown;
+  /** What rules match, when the call has exactly one subject (e.g. a path, a simple command). */
   subject?: string;
-  /** The rules to add that would allow this without asking, e.g. `run_command(npm test:*)` (one per part of a compound command). */
+  /** Every part rules match (each command of a pipeline or list, each file a redirection writes). */
+  parts: string[];
+  /** True when part of the call cannot be judged by its text (a command substitution, a syntax error). */
+  uncertain: boolean;
+  /** The rules to add that would allow exactly this without asking, e.g. `run_command(npm test:*)` (one per part of a compound command). */
   suggestedRules: string[];
-  /** `suggestedRules` joined with ", ", for display. */
+  /** `suggestedRules` joined with ", ", for display; empty when no rule can describe the call (answer once or no). */
   suggestedRule: string;
   reason: string;
 }

@@ -47,10 +47,14 @@ export function createPermissionAsker(options: PermissionPromptOptions): Permiss
   async function askOne(req: PermissionRequest | GrantRequest): Promise<PermissionAnswer> {
     if (req.kind === "grant") return askGrant(req);
     const what = req.subject ? `${req.tool.name}(${req.subject})` : req.tool.name;
-    const detail = req.subject ? "" : summarizeInput(req.input, 80);
+    // Several parts (a pipeline, a list): the input exactly as it will run, then what the rules see in it.
+    const detail = req.subject ? "" : summarizeInput(req.input, 200);
+    const parts = !req.subject && req.parts.length > 1 ? `\n  ${s.gray("runs:")} ${req.parts.join(s.gray("  ·  "))}` : "";
+    const caution = req.uncertain ? `\n  ${s.yellow("part of it is computed when it runs (a substitution, or text the shell parser could not read)")}` : "";
+    const always = req.suggestedRules.length ? `${s.bold("a")} always this session (${req.suggestedRule})   ` : "";
     const question =
-      `${s.yellow("?")} Allow ${s.bold(what)}${detail ? ` ${s.dim(detail)}` : ""}  ${s.gray(`risk: ${req.tool.risk} · from ${req.tool.source}`)}\n` +
-      `  ${s.bold("y")} yes, once   ${s.bold("a")} always this session (${req.suggestedRule})   ${s.bold("n")} no\n` +
+      `${s.yellow("?")} Allow ${s.bold(what)}${detail ? ` ${detail}` : ""}  ${s.gray(`risk: ${req.tool.risk} · from ${req.tool.source}`)}${parts}${caution}\n` +
+      `  ${s.bold("y")} yes, once   ${always}${s.bold("n")} no\n` +
       `${s.yellow(">")} `;
     for (;;) {
       const answer = await options.ask(question);
@@ -60,7 +64,7 @@ export function createPermissionAsker(options: PermissionPromptOptions): Permiss
       }
       const a = answer.trim().toLowerCase();
       if (a === "y" || a === "yes") return "allow_once";
-      if (a === "a" || a === "always") return "allow_session";
+      if ((a === "a" || a === "always") && req.suggestedRules.length) return "allow_session";
       if (a === "n" || a === "no" || a === "") return "deny";
     }
   }

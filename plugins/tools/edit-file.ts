@@ -9,6 +9,8 @@ function countOccurrences(haystack: string, needle: string): number {
 
 export const editFileTool = defineTool({
   name: "edit_file",
+  // What Claude Code calls it: rules and hooks written for Claude Code map onto it.
+  aliases: ["Edit", "MultiEdit"],
   description:
     "Replace an exact string in a file. old_string must occur exactly once (include surrounding lines to make it unique), " +
     "or set replace_all to replace every occurrence.",

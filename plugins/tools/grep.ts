@@ -9,6 +9,8 @@ const MAX_LINE = 500;
 
 export const grepTool = defineTool({
   name: "grep",
+  // What Claude Code calls it: rules and hooks written for Claude Code map onto it.
+  aliases: ["Grep"],
   description:
     "Search file contents with a regular expression (JavaScript syntax). Returns matches as path:line: text. " +
     "Binary files, files over 5 MB, node_modules and .git are skipped.",

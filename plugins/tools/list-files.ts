@@ -4,6 +4,8 @@ import { DEFAULT_IGNORES, checkGlob } from "./_files.js";
 
 export const listFilesTool = defineTool({
   name: "list_files",
+  // What Claude Code calls it: rules and hooks written for Claude Code map onto it.
+  aliases: ["Glob", "LS"],
   description:
     'List files in the workspace matching a glob pattern (e.g. "src/**/*.ts"). node_modules and .git are skipped unless the pattern names them; symlinks are not followed. ' +
     "Results are sorted paths relative to the project root.",

@@ -6,6 +6,8 @@ const MAX_LINE = 2000;
 
 export const readFileTool = defineTool({
   name: "read_file",
+  // What Claude Code calls it: rules and hooks written for Claude Code map onto it.
+  aliases: ["Read"],
   description:
     "Read a text file in the workspace. Returns lines prefixed with their line numbers. " +
     "Use offset and limit to read part of a long file.",

@@ -29,6 +29,8 @@ class Capture {
 
 export const runCommandTool = defineTool({
   name: "run_command",
+  // What Claude Code calls it: rules and hooks written for Claude Code map onto it.
+  aliases: ["Bash"],
   description:
     "Run a shell command (bash) in the project folder and return its exit code, stdout and stderr. " +
     "The command has no stdin. It is stopped (with its whole process group) when it exceeds timeout_ms.",

@@ -4,6 +4,8 @@ import { defineTool, z } from "../../core/index.js";
 
 export const writeFileTool = defineTool({
   name: "write_file",
+  // What Claude Code calls it: rules and hooks written for Claude Code map onto it.
+  aliases: ["Write"],
   description: "Create or overwrite a file in the workspace with the given content. Parent folders are created as needed.",
   risk: "write",
   input: z.object({

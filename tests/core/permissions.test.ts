@@ -60,16 +60,16 @@ describe("rules", () => {
     expect(parseRule("a.b").tool("axb")).toBe(false);
   });
 
-  test("patterns: run_command(npm test:*) matches npm test and its arguments, nothing else", () => {
+  test("patterns: run_command(npm test:*) matches npm test and its arguments, nothing else", async () => {
     const r = rules({ allow: ["run_command(npm test:*)"] });
-    const d = (cmd: string) => decide(r, "default", "run_command", "execute", shellSubjects(cmd)).decision;
-    expect(d("npm test")).toBe("allow");
-    expect(d("npm test -- --watch=false")).toBe("allow");
-    expect(d("npm test:unit")).toBe("allow");
-    expect(d("  npm test  ")).toBe("allow");
-    expect(d("npm testing")).toBe("ask");
-    expect(d("npm install")).toBe("ask");
-    expect(d("npx npm test")).toBe("ask");
+    const d = async (cmd: string) => decide(r, "default", "run_command", "execute", await shellSubjects(cmd)).decision;
+    expect(await d("npm test")).toBe("allow");
+    expect(await d("npm test -- --watch=false")).toBe("allow");
+    expect(await d("npm test:unit")).toBe("allow");
+    expect(await d("  npm test  ")).toBe("allow");
+    expect(await d("npm testing")).toBe("ask");
+    expect(await d("npm install")).toBe("ask");
+    expect(await d("npx npm test")).toBe("ask");
   });
 
   test("patterns with * anywhere, (*) and () cover every use; a pattern never matches a tool without a subject", () => {
@@ -84,9 +84,9 @@ describe("rules", () => {
     expect(decide(r, "plan", "read_file", "read", undefined)).toEqual({ decision: "allow", by: "read_file(*)" });
   });
 
-  test("compound commands: every part must be allowed, any part can be denied", () => {
+  test("compound commands: every part must be allowed, any part can be denied", async () => {
     const allowTest = rules({ allow: ["run_command(npm test:*)"] });
-    const subjects = shellSubjects("npm test && rm -rf x");
+    const subjects = await shellSubjects("npm test && rm -rf x");
     expect(subjects).toEqual(["npm test", "rm -rf x"]);
     expect(decide(allowTest, "default", "run_command", "execute", subjects).decision).toBe("ask");
     expect(decide(allowTest, "acceptEdits", "run_command", "execute", subjects).decision).toBe("ask");
@@ -94,58 +94,59 @@ describe("rules", () => {
     expect(decide(withDeny, "default", "run_command", "execute", subjects)).toEqual({ decision: "deny", by: "run_command(rm:*)" });
     expect(decide(withDeny, "bypass", "run_command", "execute", subjects).decision).toBe("deny");
     for (const cmd of ["npm test; rm -rf x", "npm test || rm -rf x", "npm test | rm -rf x", "npm test & rm -rf x", "npm test\nrm -rf x"]) {
-      expect(decide(withDeny, "default", "run_command", "execute", shellSubjects(cmd)).decision, cmd).toBe("deny");
-      expect(decide(allowTest, "default", "run_command", "execute", shellSubjects(cmd)).decision, cmd).toBe("ask");
+      expect(decide(withDeny, "default", "run_command", "execute", await shellSubjects(cmd)).decision, cmd).toBe("deny");
+      expect(decide(allowTest, "default", "run_command", "execute", await shellSubjects(cmd)).decision, cmd).toBe("ask");
     }
   });
 
-  test("compound commands: several allow rules together can cover every part", () => {
+  test("compound commands: several allow rules together can cover every part", async () => {
     const r = rules({ allow: ["run_command(cd:*)", "run_command(npm test:*)"] });
-    expect(decide(r, "default", "run_command", "execute", shellSubjects("cd app && npm test"))).toEqual({
+    expect(decide(r, "default", "run_command", "execute", await shellSubjects("cd app && npm test"))).toEqual({
       decision: "allow",
       by: "run_command(cd:*), run_command(npm test:*)",
     });
-    expect(decide(r, "default", "run_command", "execute", shellSubjects("cd app && npm test && rm -rf x")).decision).toBe("ask");
+    expect(decide(r, "default", "run_command", "execute", await shellSubjects("cd app && npm test && rm -rf x")).decision).toBe("ask");
   });
 
-  test("command substitution is never allowed by a pattern", () => {
+  test("command substitution is never allowed by a pattern", async () => {
     const r = rules({ allow: ["run_command(npm test:*)", "run_command(echo:*)"] });
     for (const cmd of ["npm test $(rm -rf x)", "echo `rm -rf x`", "npm test <(cat /etc/passwd)"]) {
-      expect(decide(r, "default", "run_command", "execute", shellSubjects(cmd)).decision, cmd).toBe("ask");
+      expect(decide(r, "default", "run_command", "execute", await shellSubjects(cmd)).decision, cmd).toBe("ask");
     }
   });
 
-  test("a deny rule cannot be dodged by decorating the command", () => {
+  test("a deny rule cannot be dodged by decorating the command", async () => {
     const r = rules({ deny: ["run_command(rm:*)"], allow: ["run_command"] });
     for (const cmd of ["(rm -rf x)", "{ rm -rf x; }", "sudo rm -rf x", "FOO=1 rm -rf x", "env A='b c' rm x", "/bin/rm -rf x", "\\rm x", "! rm x", "npm test && (cd y && rm -rf x)"]) {
-      expect(decide(r, "bypass", "run_command", "execute", shellSubjects(cmd)), cmd).toEqual({ decision: "deny", by: "run_command(rm:*)" });
+      expect(decide(r, "bypass", "run_command", "execute", await shellSubjects(cmd)), cmd).toEqual({ decision: "deny", by: "run_command(rm:*)" });
     }
-    expect(decide(r, "default", "run_command", "execute", shellSubjects("rmdir x")).decision).toBe("allow");
+    expect(decide(r, "default", "run_command", "execute", await shellSubjects("rmdir x")).decision).toBe("allow");
   });
 
-  test("stripped forms are only added for deny and ask; they never widen an allow rule", () => {
+  test("stripped forms are only added for deny and ask; they never widen an allow rule", async () => {
     expect(strictForms(["sudo rm x"])).toEqual(["sudo rm x", "rm x"]);
     expect(strictForms(["npm test"])).toEqual(["npm test"]);
     const r = rules({ allow: ["run_command(npm test:*)"] });
-    for (const cmd of ["sudo npm test", "PATH=/tmp/evil npm test", "(npm test)"]) {
-      expect(decide(r, "default", "run_command", "execute", shellSubjects(cmd)).decision, cmd).toBe("ask");
+    for (const cmd of ["sudo npm test", "PATH=/tmp/evil npm test", "npm test > ~/.bashrc"]) {
+      expect(decide(r, "default", "run_command", "execute", await shellSubjects(cmd)).decision, cmd).toBe("ask");
     }
   });
 
-  test("suggestRule gives the narrowest useful rule", () => {
-    expect(suggestRule("run_command", ["npm run build --watch"])).toBe("run_command(npm run:*)");
+  test("suggestRule gives exactly what was asked, never broader", () => {
+    expect(suggestRule("run_command", ["npm run build --watch"])).toBe("run_command(npm run build --watch)");
     expect(suggestRule("run_command", ["npm test"])).toBe("run_command(npm test)");
     expect(suggestRule("write_file", ["src/a.ts"])).toBe("write_file(src/a.ts)");
     expect(suggestRule("mcp__x__y", undefined)).toBe("mcp__x__y");
   });
 
-  test("suggestRules gives one narrow rule per part of a compound command, never the bare tool", () => {
-    expect(suggestRules("run_command", shellSubjects("cd app && npm run build --watch && npm run build --x"))).toEqual([
+  test("suggestRules gives one exact rule per part of a compound command, never the bare tool", async () => {
+    expect(suggestRules("run_command", await shellSubjects("cd app && npm run build --watch && npm run build --x"))).toEqual([
       "run_command(cd app)",
-      "run_command(npm run:*)",
+      "run_command(npm run build --watch)",
+      "run_command(npm run build --x)",
     ]);
-    // Command substitution cannot be covered by a pattern: only the whole tool would allow it.
-    expect(suggestRules("run_command", shellSubjects("echo $(date)"))).toEqual(["run_command"]);
+    // Command substitution cannot be described by a rule: nothing is suggested (the user may allow it once).
+    expect(suggestRules("run_command", await shellSubjects("echo $(date)"))).toEqual([]);
   });
 });
 
@@ -222,7 +223,7 @@ describe("permissions in the gate", () => {
     expect(r.outcome).toBe("denied");
     expect(r.output).toBe(
       `Permission denied: run_command(npm run build --prod) (risk: execute) needs approval and there is no terminal to ask. ` +
-        `To allow it, add "run_command(npm run:*)" to permissions.allow in ${project.path(".agentrc.json")}, or run with --permission-mode bypass.`,
+        `To allow it, add "run_command(npm run build --prod)" to permissions.allow in ${project.path(".agentrc.json")}, or run with --permission-mode bypass.`,
     );
     const w = await host.tools.call("writer", {});
     expect(w.output).toContain('add "writer" to permissions.allow');
@@ -302,10 +303,10 @@ describe("permissions in the gate", () => {
 
     answers.push("allow_session");
     expect((await host.tools.call("run_command", { command: "npm test --silent" })).ok).toBe(true);
-    expect(asked[2]).toMatchObject({ subject: "npm test --silent", suggestedRule: "run_command(npm test:*)", reason: "mode:default" });
+    expect(asked[2]).toMatchObject({ subject: "npm test --silent", suggestedRule: "run_command(npm test --silent)", reason: "mode:default" });
     expect(asked[2].tool.name).toBe("run_command");
-    // same rule: not asked again
-    expect((await host.tools.call("run_command", { command: "npm test --coverage" })).ok).toBe(true);
+    // the same command: not asked again
+    expect((await host.tools.call("run_command", { command: "npm test --silent" })).ok).toBe(true);
     expect(asked).toHaveLength(3);
     // outside the granted rule: asked again, and denied
     answers.push("deny");
@@ -317,14 +318,14 @@ describe("permissions in the gate", () => {
       "decision:allow:user",
       "request:writer",
       "decision:allow:user",
-      "request:run_command(npm test:*)",
+      "request:run_command(npm test --silent)",
       "decision:allow:user",
       "request:run_command(npm publish)",
       "decision:deny:user",
     ]);
   });
 
-  test("always-for-this-session on a compound command grants one narrow rule per part", async () => {
+  test("always-for-this-session on a compound command grants exactly each part, nothing broader", async () => {
     const asked: PermissionRequest[] = [];
     const answers = ["allow_session", "deny"];
     const { host } = await hostWithTools(TOOLS, {
@@ -334,10 +335,10 @@ describe("permissions in the gate", () => {
       },
     });
     expect((await host.tools.call("run_command", { command: "cd app && npm test --silent" })).ok).toBe(true);
-    expect(asked[0].suggestedRules).toEqual(["run_command(cd app)", "run_command(npm test:*)"]);
+    expect(asked[0].suggestedRules).toEqual(["run_command(cd app)", "run_command(npm test --silent)"]);
     // Either part alone, or both again: covered, not asked.
-    expect((await host.tools.call("run_command", { command: "npm test --ci" })).ok).toBe(true);
-    expect((await host.tools.call("run_command", { command: "cd app && npm test" })).ok).toBe(true);
+    expect((await host.tools.call("run_command", { command: "npm test --silent" })).ok).toBe(true);
+    expect((await host.tools.call("run_command", { command: "cd app && npm test --silent" })).ok).toBe(true);
     expect(asked).toHaveLength(1);
     // A part outside the grants is asked about.
     expect((await host.tools.call("run_command", { command: "cd app && rm -rf x" })).outcome).toBe("denied");

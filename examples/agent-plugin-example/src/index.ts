@@ -75,12 +75,12 @@ export default definePlugin(optionsSchema, (options) => {
     commands: [review],
     // Relative to the package folder: the skills plugin reads skills/*/SKILL.md from the installed package.
     skillDirs: ["skills"],
-    beforeToolCall(call) {
+    async beforeToolCall(call) {
       if (!isCallTo(call, "run_command")) return;
       const command = commandOf(call.input);
       if (command === undefined) return;
       // Each part of `a && b | c` separately: chaining must not hide a refused command.
-      for (const part of shellSubjects(command).map(normalize)) {
+      for (const part of (await shellSubjects(command)).map(normalize)) {
         const rule = rules.find((r) => r.matches(part));
         if (rule) return { deny: `plugin example refuses "${part}" (denyCommands: "${rule.pattern}")` };
       }

@@ -1,0 +1,37 @@
+/**
+ * Permission rules that match no registered tool: harmless for allow rules, alarming for deny rules
+ * (a `Bash(rm:*)` pasted from Claude Code denies nothing here). `agent doctor` warns about each, with
+ * the rule it most likely means when a tool is known by that name (`aliases`: `Bash` is `run_command`).
+ */
+import { parsePermissionRule, type PluginHost } from "../core/index.js";
+
+export interface RuleWarning {
+  key: string;
+  rule: string;
+  message: string;
+  suggestion?: string;
+}
+
+export function unmatchedRules(host: PluginHost): RuleWarning[] {
+  const tools = host.tools.list();
+  const out: RuleWarning[] = [];
+  const perms = host.config.permissions ?? {};
+  for (const list of ["deny", "ask", "allow"] as const) {
+    for (const [i, rule] of (perms[list] ?? []).entries()) {
+      const parsed = parsePermissionRule(rule);
+      if (tools.some((t) => parsed.tool(t.name))) continue;
+      const open = rule.indexOf("(");
+      const toolPart = open < 0 ? rule : rule.slice(0, open);
+      const known = tools.find((t) => t.aliases?.includes(toolPart));
+      const suggestion = known ? `${known.name}${open < 0 ? "" : rule.slice(open)}` : undefined;
+      const effect = list === "deny" ? "it denies nothing" : list === "ask" ? "it asks about nothing" : "it allows nothing";
+      out.push({
+        key: `permissions.${list}[${i}]`,
+        rule,
+        suggestion,
+        message: `permissions.${list}[${i}] "${rule}" names no registered tool, so ${effect}${suggestion ? `; did you mean "${suggestion}"?` : " (is its plugin or MCP server loaded?)"}`,
+      });
+    }
+  }
+  return out;
+}

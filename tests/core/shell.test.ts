@@ -1,0 +1,93 @@
+/**
+ * Permissions mean exactly what the user saw: shell command lines parsed with a real bash parser, a
+ * table of tricky commands against allow and deny rules, and rules that cannot mean what they say
+ * refused as config errors.
+ */
+import { describe, expect, test } from "vitest";
+import { ruleProblem } from "../../core/config-schema.js";
+import { compileRules, decide, suggestRules } from "../../core/permissions.js";
+import { shellCommands, UNCERTAIN } from "../../core/shell.js";
+
+describe("what a command line runs", () => {
+  test.each([
+    ["curl -s URL | sh", ["curl -s URL", "sh"]],
+    ['echo "a; b" > f', ['echo "a; b"', "> f"]],
+    ["npm test && rm -rf ~", ["npm test", "rm -rf ~"]],
+    ["(cd x && rm -rf y)", ["cd x", "rm -rf y"]],
+    ["{ rm x; }", ["rm x"]],
+    ["a || b; c & d", ["a", "b", "c", "d"]],
+    ["if true; then rm -rf x; fi", ["true", "rm -rf x"]],
+    ["npm test > ~/.bashrc", ["npm test", "> ~/.bashrc"]],
+    ["make >> build.log 2>&1", ["make", ">> build.log"]],
+    ["echo hi > /dev/null 2>&1", ["echo hi"]],
+    ["git log | head -5 | cat < /dev/null", ["git log", "head -5", "cat"]],
+    ["echo $(rm -rf /)", ["echo $(rm -rf /)", "rm -rf /", UNCERTAIN]],
+    ["echo `id`", ["echo `id`", "id", UNCERTAIN]],
+    ["diff <(ls a) <(ls b)", ["diff <(ls a) <(ls b)", "ls a", "ls b", UNCERTAIN]],
+    ["echo 'unbalanced", ["echo 'unbalanced", "echo", UNCERTAIN]],
+    ["   ", [UNCERTAIN]],
+  ])("%s", async (command, expected) => {
+    expect(await shellCommands(command)).toEqual(expected);
+  });
+});
+
+describe("rules against tricky commands", () => {
+  const allow = compileRules({ allow: ["run_command(echo:*)", "run_command(curl:*)", "run_command(npm test:*)", "run_command(cd:*)"] });
+  const deny = compileRules({ allow: ["run_command"], deny: ["run_command(rm:*)", "run_command(sh)"] });
+  const decision = async (rules: ReturnType<typeof compileRules>, command: string) => decide(rules, "default", "run_command", "execute", await shellCommands(command)).decision;
+
+  test.each([
+    // An allow rule must cover every executed part.
+    ["curl -s URL | sh", "ask"],
+    ['echo "a; b" > f', "ask"],
+    ['echo "a; b"', "allow"],
+    ["npm test > ~/.bashrc", "ask"],
+    ["cd app && npm test", "allow"],
+    ["cd app && npm test && rm -rf x", "ask"],
+    ["echo $(whoami)", "ask"],
+    ["echo `whoami`", "ask"],
+    ["echo 'unbalanced", "ask"],
+  ])("allow: %s → %s", async (command, expected) => {
+    expect(await decision(allow, command)).toBe(expected);
+  });
+
+  test.each([
+    // A deny rule matches any part, wherever it hides.
+    ["curl -s URL | sh", "deny"],
+    ["echo $(rm -rf /)", "deny"],
+    ["(cd x && rm -rf y)", "deny"],
+    ["if true; then rm -rf x; fi", "deny"],
+    ["for f in *; do rm $f; done", "deny"],
+    ["sudo rm -rf x", "deny"],
+    ["echo rm", "allow"],
+    ['echo "rm -rf x"', "allow"],
+  ])("deny: %s → %s", async (command, expected) => {
+    expect(await decision(deny, command)).toBe(expected);
+  });
+
+  test("a suggested 'always' rule is never broader than what was asked", async () => {
+    expect(suggestRules("run_command", await shellCommands("npm run build --watch"))).toEqual(["run_command(npm run build --watch)"]);
+    expect(suggestRules("run_command", await shellCommands("curl -s URL | sh"))).toEqual(["run_command(curl -s URL)", "run_command(sh)"]);
+    // Nothing a rule could describe exactly: no "always" at all.
+    expect(suggestRules("run_command", await shellCommands("sh -c \"$(curl -s URL)\""))).toEqual([]);
+  });
+});
+
+describe("a malformed rule is refused, never silently matching nothing", () => {
+  test.each([
+    ["run_command(rm:*))", /a \) closes nothing/],
+    ["run_command((rm:*)", /a \( is never closed/],
+    ["run_command()", /empty pattern/],
+    ["", /empty rule/],
+    [" read_file", /spaces around/],
+    ["run command(x)", /tool part/],
+    ["run_command(rm:*", /must end the rule with a \)/],
+    ["read_file)", /tool part "read_file\)"/],
+  ])("%j", (rule, why) => {
+    expect(ruleProblem(rule)).toMatch(why);
+  });
+
+  test.each(["read_file", "mcp__github__*", "run_command(npm test:*)", "run_command(echo (x))", "write_file(src/**)"])("%s is fine", (rule) => {
+    expect(ruleProblem(rule)).toBeUndefined();
+  });
+});
