@@ -7,6 +7,7 @@
 import { PermissionRuleSchema } from "./config-schema.js";
 import { closestNames } from "./suggest.js";
 import { randomBytes } from "node:crypto";
+import nodePath from "node:path";
 import type { AuditLog } from "./audit.js";
 import { errorMessage } from "./errors.js";
 import { freezeCopy, plainCopy } from "./freeze.js";
@@ -345,9 +346,12 @@ export class Gate {
   private subjects(tool: ToolEntry, input: unknown): Subjects | Promise<Subjects> {
     const fn = tool.definition.permissionSubject;
     if (!fn) return undefined;
+    const root = this.deps.workspace.root;
+    const asPath = tool.definition.subjectKind === "path";
     const normalize = (s: unknown): Subjects => {
       if (s === undefined || s === null) return undefined;
-      return Array.isArray(s) ? s.map(String) : [String(s)];
+      const list = Array.isArray(s) ? s.map(String) : [String(s)];
+      return asPath ? list.map((p) => projectPath(root, p)) : list;
     };
     try {
       const s = fn(input) as unknown;
@@ -359,10 +363,11 @@ export class Gate {
   }
 
   private verdict(tool: ToolEntry, subjects: string[] | undefined): Verdict {
-    const v = decide(this.deps.rules, this.mode, tool.name, tool.risk, subjects);
+    const kind = tool.definition.subjectKind === "path" ? "path" : "text";
+    const v = decide(this.deps.rules, this.mode, tool.name, tool.risk, subjects, kind);
     if (v.decision === "ask" && this.sessionAllow.length) {
       // Answers of "always this session" combine with the config's allow rules to cover every part of a call.
-      const granted = allowCoverage([...this.sessionAllow, ...this.deps.rules.allow], tool.name, subjects);
+      const granted = allowCoverage([...this.sessionAllow, ...this.deps.rules.allow], tool.name, subjects, kind);
       if (granted) return { decision: "allow", by: `session:${granted.map((r) => r.raw).join(", ")}` };
     }
     return v;
@@ -444,6 +449,15 @@ function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
 }
 
 type Subjects = string[] | undefined | SubjectFailure;
+
+/** A path as rules see it: relative to the project root with `/` separators (`.` for the root); outside it, absolute. */
+function projectPath(root: string, p: string): string {
+  const abs = nodePath.resolve(root, p);
+  const rel = nodePath.relative(root, abs);
+  if (rel === "") return ".";
+  if (rel === ".." || rel.startsWith(`..${nodePath.sep}`) || nodePath.isAbsolute(rel)) return abs;
+  return rel.split(nodePath.sep).join("/");
+}
 
 /** A tool's permissionSubject threw: the call is denied (see permit). */
 class SubjectFailure {

@@ -13,6 +13,27 @@ export interface ParsedRule {
   tool: (toolName: string) => boolean;
   /** Absent: the rule covers every use of the tool. */
   pattern?: (subject: string) => boolean;
+  /** The same pattern with path semantics (gitignore's), for tools whose subjects are paths. */
+  pathPattern?: (relativePath: string) => boolean;
+}
+
+/** What a tool's subjects are: paths get gitignore semantics; anything else (commands, text) glob semantics. */
+export type SubjectKind = "path" | "text";
+
+/**
+ * A path pattern, as in .gitignore: `*.txt` (no slash) matches that name in any folder; `/x` or
+ * `src/*.ts` (a slash) is anchored at the project root; `**` crosses folders; a folder matches
+ * everything under it (`build/`, `build`). Subjects are paths relative to the project root.
+ */
+export function pathMatcher(pattern: string): (relativePath: string) => boolean {
+  let p = pattern.trim();
+  const anchored = p.startsWith("/") || p.replace(/\/+$/, "").includes("/");
+  p = p.replace(/^\/+/, "").replace(/\/+$/, "");
+  if (!p) return () => true;
+  const opts = { dot: true, nonegate: true, noextglob: true, nobrace: true } as const;
+  const file = picomatch(anchored ? p : `**/${p}`, opts);
+  const under = picomatch(anchored ? `${p}/**` : `**/${p}/**`, opts);
+  return (rel) => file(rel) || under(rel);
 }
 
 /** Only `*`, `**` and `?` are special: commands are full of `!`, braces and brackets. */
@@ -41,8 +62,10 @@ export function parseRule(raw: string): ParsedRule {
   const m = /^([^()]+?)(?:\((.*)\))?$/.exec(raw.trim());
   if (!m) throw new Error(`invalid permission rule "${raw}"`);
   const tool = toolNameMatcher(m[1]);
-  const pattern = m[2] === undefined || m[2] === "*" || m[2] === "" ? undefined : wildcardMatcher(m[2]);
-  return { raw, tool, pattern };
+  if (m[2] === undefined || m[2] === "*" || m[2] === "") return { raw, tool };
+  const text = m[2];
+  let path: ((s: string) => boolean) | undefined;
+  return { raw, tool, pattern: wildcardMatcher(text), pathPattern: (s) => (path ??= pathMatcher(text))(s) };
 }
 
 /**
@@ -50,11 +73,16 @@ export function parseRule(raw: string): ParsedRule {
  * matches the call's subjects. `every` (used for allow rules) requires all subjects to match, so
  * `run_command(npm test:*)` does not allow `npm test && rm -rf ~`; deny and ask rules need only one.
  */
-export function ruleMatches(rule: ParsedRule, toolName: string, subjects: string[] | undefined, every: boolean): boolean {
+export function ruleMatches(rule: ParsedRule, toolName: string, subjects: string[] | undefined, every: boolean, kind: SubjectKind = "text"): boolean {
   if (!rule.tool(toolName)) return false;
   if (!rule.pattern) return true;
   if (!subjects || subjects.length === 0) return false;
-  return every ? subjects.every(rule.pattern) : subjects.some(rule.pattern);
+  const match = matcherFor(rule, kind)!;
+  return every ? subjects.every(match) : subjects.some(match);
+}
+
+function matcherFor(rule: ParsedRule, kind: SubjectKind): ((s: string) => boolean) | undefined {
+  return kind === "path" ? (rule.pathPattern ?? rule.pattern) : rule.pattern;
 }
 
 export interface PermissionRules {
@@ -83,15 +111,16 @@ export function decide(
   toolName: string,
   risk: Risk,
   subjects: string[] | undefined,
+  kind: SubjectKind = "text",
 ): PermissionVerdict {
-  // Deny and ask rules also see each subject with its decoration stripped (see `strictForms`).
-  const wide = rules.deny.length || rules.ask.length ? strictForms(subjects) : subjects;
-  const deny = rules.deny.find((r) => ruleMatches(r, toolName, wide, false));
+  // Deny and ask rules also see each command with its decoration stripped (see `strictForms`).
+  const wide = kind === "text" && (rules.deny.length || rules.ask.length) ? strictForms(subjects) : subjects;
+  const deny = rules.deny.find((r) => ruleMatches(r, toolName, wide, false, kind));
   if (deny) return { decision: "deny", by: deny.raw };
-  const ask = rules.ask.find((r) => ruleMatches(r, toolName, wide, false));
+  const ask = rules.ask.find((r) => ruleMatches(r, toolName, wide, false, kind));
   if (mode === "plan" && risk !== "read") return { decision: "deny", by: "mode:plan" };
   if (ask) return { decision: "ask", by: ask.raw };
-  const allow = allowCoverage(rules.allow, toolName, subjects);
+  const allow = allowCoverage(rules.allow, toolName, subjects, kind);
   if (allow) return { decision: "allow", by: allow.map((r) => r.raw).join(", ") };
   return { decision: modeDefault(mode, risk), by: `mode:${mode}` };
 }
@@ -140,14 +169,14 @@ export function strictForms(subjects: string[] | undefined): string[] | undefine
  * without a pattern covers them all), so `allow: ["run_command(cd:*)", "run_command(npm test:*)"]`
  * allows `cd app && npm test`, while `npm test && rm -rf ~` stays uncovered. Undefined if not covered.
  */
-export function allowCoverage(allow: ParsedRule[], toolName: string, subjects: string[] | undefined): ParsedRule[] | undefined {
+export function allowCoverage(allow: ParsedRule[], toolName: string, subjects: string[] | undefined, kind: SubjectKind = "text"): ParsedRule[] | undefined {
   const candidates = allow.filter((r) => r.tool(toolName));
   const whole = candidates.find((r) => !r.pattern);
   if (whole) return [whole];
   if (!subjects || subjects.length === 0) return undefined;
   const used: ParsedRule[] = [];
   for (const subject of subjects) {
-    const rule = candidates.find((r) => r.pattern!(subject));
+    const rule = candidates.find((r) => matcherFor(r, kind)!(subject));
     if (!rule) return undefined;
     if (!used.includes(rule)) used.push(rule);
   }

@@ -108,6 +108,12 @@ export interface ToolDefinition<I = any> {
    * (e.g. each part of `a && b`): allow rules must match all of them, deny and ask rules any.
    */
   permissionSubject?(input: I): string | string[] | undefined | Promise<string | string[] | undefined>;
+  /**
+   * `path`: the subjects are file paths. The gate makes them relative to the project root before rules
+   * see them, and rule patterns match them as .gitignore patterns do (`*.txt` in any folder, `/x` at
+   * the root, `build/` and everything under it). Default `text`: globs over the whole subject.
+   */
+  subjectKind?: "path" | "text";
   /** Shown in `agent tools` and the audit log instead of the plugin name (e.g. `mcp:github`). */
   source?: string;
   /** Free-form data for plugins (e.g. the original MCP tool name). Never sent to the model. */

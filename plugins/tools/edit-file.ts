@@ -22,6 +22,7 @@ export const editFileTool = defineTool({
     replace_all: z.boolean().optional().describe("Replace every occurrence (default false)"),
   }),
   permissionSubject: (i) => i.path,
+  subjectKind: "path",
   async run({ path: p, old_string, new_string, replace_all = false }, { workspace }) {
     if (old_string === new_string) throw new Error("old_string and new_string are identical; nothing to change");
     const file = workspace.resolve(p);

@@ -23,6 +23,7 @@ export const grepTool = defineTool({
     max_results: z.number().int().min(1).max(10_000).optional().describe("Most matching lines to return (default 200)"),
   }),
   permissionSubject: (i) => i.path ?? ".",
+  subjectKind: "path",
   async run({ pattern, path: target = ".", glob: fileGlob = "**/*", ignore_case = false, max_results = 200 }, { workspace, signal }) {
     let re: RegExp;
     try {

@@ -16,6 +16,7 @@ export const listFilesTool = defineTool({
     limit: z.number().int().min(1).max(100_000).optional().describe("Most paths to return (default 1000)"),
   }),
   permissionSubject: (i) => i.path ?? ".",
+  subjectKind: "path",
   async run({ pattern = "**/*", path: dir = ".", limit = 1000 }, { workspace, signal }) {
     const bad = checkGlob(pattern);
     if (bad) throw new Error(bad);

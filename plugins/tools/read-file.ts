@@ -18,6 +18,7 @@ export const readFileTool = defineTool({
     limit: z.number().int().min(1).max(100_000).optional().describe("Number of lines to read (default 2000)"),
   }),
   permissionSubject: (i) => i.path,
+  subjectKind: "path",
   async run({ path: p, offset = 1, limit = 2000 }, { workspace }) {
     const file = workspace.resolve(p, { access: "read" });
     const st = await stat(file).catch(() => undefined);

@@ -13,6 +13,7 @@ export const writeFileTool = defineTool({
     content: z.string().describe("The full new content of the file"),
   }),
   permissionSubject: (i) => i.path,
+  subjectKind: "path",
   async run({ path: p, content }, { workspace }) {
     const file = workspace.resolve(p);
     const before = await stat(file).catch(() => undefined);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { ruleProblem } from "../../core/config-schema.js";
-import { compileRules, decide, suggestRules } from "../../core/permissions.js";
+import { compileRules, decide, pathMatcher, suggestRules } from "../../core/permissions.js";
 import { shellCommands, UNCERTAIN } from "../../core/shell.js";
 
 describe("what a command line runs", () => {
@@ -89,5 +89,42 @@ describe("a malformed rule is refused, never silently matching nothing", () => {
 
   test.each(["read_file", "mcp__github__*", "run_command(npm test:*)", "run_command(echo (x))", "write_file(src/**)"])("%s is fine", (rule) => {
     expect(ruleProblem(rule)).toBeUndefined();
+  });
+});
+
+describe("path patterns are .gitignore patterns over paths relative to the project root", () => {
+  test.each([
+    ["*.txt", "x.txt", true],
+    ["*.txt", "deep/er/x.txt", true],
+    ["/*.txt", "x.txt", true],
+    ["/*.txt", "deep/x.txt", false],
+    ["src/*.ts", "src/a.ts", true],
+    ["src/*.ts", "src/sub/a.ts", false],
+    ["src/*.ts", "lib/src/a.ts", false],
+    ["src/**", "src/sub/a.ts", true],
+    ["build/", "build/out/x.js", true],
+    ["build", "pkg/build/x.js", true],
+    [".env", "config/.env", true],
+    [".env", ".envrc", false],
+  ])("%s vs %s → %s", (pattern, file, expected) => {
+    expect(pathMatcher(pattern)(file)).toBe(expected);
+  });
+
+  test("through the gate: the model's path is made relative to the root before rules see it", async () => {
+    const { hostWithTools } = await import("../helpers/host.js");
+    const { closeHosts } = await import("../helpers/host.js");
+    const { z } = await import("../../core/index.js");
+    const wrote: string[] = [];
+    const writer = { name: "write_it", description: "w", risk: "write" as const, input: z.object({ path: z.string() }), permissionSubject: (i: { path: string }) => i.path, subjectKind: "path" as const, run: (i: { path: string }) => (wrote.push(i.path), "ok") };
+    const { host } = await hostWithTools([writer], { config: { permissions: { allow: ["write_it(/docs/**)"], deny: ["write_it(.env)"] } } });
+    try {
+      expect((await host.tools.call("write_it", { path: "./docs/../docs/a.md" })).ok).toBe(true);
+      expect((await host.tools.call("write_it", { path: `${host.workspace.root}/docs/b.md` })).ok).toBe(true);
+      expect((await host.tools.call("write_it", { path: "src/docs/c.md" })).outcome).toBe("denied");
+      expect((await host.tools.call("write_it", { path: "docs/nested/.env" })).output).toMatch(/deny rule "write_it\(.env\)"/);
+      expect(wrote).toEqual(["./docs/../docs/a.md", `${host.workspace.root}/docs/b.md`]);
+    } finally {
+      await closeHosts();
+    }
   });
 });
