@@ -9,6 +9,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig } from "./config-schema.js";
+import { MAX_CONFIG_DEPTH, shortPath, tooDeep } from "./depth.js";
 import { ConfigError, errorMessage } from "./errors.js";
 import type { z } from "zod";
 
@@ -152,6 +153,8 @@ async function readAndValidate(file: string): Promise<FileConfig> {
 }
 
 function splitAndValidate(raw: Record<string, unknown>, file: string, dir: string): FileConfig {
+  const deep = tooDeep(raw, MAX_CONFIG_DEPTH);
+  if (deep) throw new ConfigError(file, [{ path: shortPath(deep), message: `nested more than ${MAX_CONFIG_DEPTH} levels deep; no config needs that (is the file generated wrongly?)` }]);
   const core: Record<string, unknown> = {};
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw)) (CORE_CONFIG_KEYS.includes(k) ? core : extra)[k] = v;

@@ -107,4 +107,5 @@ export { capOutput } from "./output.js";
 export { redactString, summarize, isSecretKey, REDACTED } from "./redact.js";
 export { closestNames, editDistance } from "./suggest.js";
 export { hostVersion } from "./version.js";
+export { tooDeep, MAX_CONFIG_DEPTH } from "./depth.js";
 export { parseSkillFile, type SkillFile, type ParsedSkill } from "./skill-file.js";

@@ -2,13 +2,15 @@
 import { REDACTED, isSecretKey } from "../../core/index.js";
 import { defineAppCommand } from "./_define.js";
 
-function redactDeep(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(redactDeep);
+function redactDeep(v: unknown, depth = 0): unknown {
+  // Configs are checked for depth when read; a plugin's config hook could still hand back something odd.
+  if (depth > 100) return "[nested too deep]";
+  if (Array.isArray(v)) return v.map((x) => redactDeep(x, depth + 1));
   if (v && typeof v === "object") {
     if (typeof (v as { name?: unknown }).name === "string" && Object.values(v).some((x) => typeof x === "function")) {
       return `[inline plugin ${(v as { name: string }).name}]`;
     }
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, isSecretKey(k) && typeof x === "string" && x ? REDACTED : redactDeep(x)]));
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, isSecretKey(k) && typeof x === "string" && x ? REDACTED : redactDeep(x, depth + 1)]));
   }
   return v;
 }

@@ -230,3 +230,13 @@ describe("errors (unit; the CLI cases are in tests/cli/config-errors.test.ts)", 
     });
   });
 });
+
+test("a config nested 100,000 deep is a config error naming the file and where, with no stack overflow", async () => {
+  let deep = "1";
+  for (let i = 0; i < 100_000; i++) deep = `[${deep}]`;
+  const p = tempProject({ ".agentrc.json": `{"tools":{"overrides":{"x":${deep}}}}` });
+  const err = await load(p.dir).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(ConfigError);
+  expect((err as ConfigError).file).toBe(p.path(".agentrc.json"));
+  expect((err as ConfigError).issues[0]).toEqual({ path: "tools.overrides.x[0][0][0]…(64 levels)", message: "nested more than 64 levels deep; no config needs that (is the file generated wrongly?)" });
+});
