@@ -66,11 +66,14 @@ export const ToolsConfigSchema = z.strictObject({
 const isPluginObject = (v: unknown): v is Plugin =>
   typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { name?: unknown }).name === "string";
 
-export const PluginEntrySchema = z.union([
-  z.string().min(1),
-  z.tuple([z.string().min(1), z.record(z.string(), z.unknown())]),
-  z.custom<Plugin>(isPluginObject, 'expected an inline plugin object with a "name"'),
-]);
+export const PluginEntrySchema = z.union(
+  [
+    z.string().min(1),
+    z.tuple([z.string().min(1), z.record(z.string(), z.unknown())]),
+    z.custom<Plugin>(isPluginObject, 'expected an inline plugin object with a "name"'),
+  ],
+  { error: 'expected a plugin: an npm name ("agent-plugin-x" or "x"), a path ("./plugin.ts"), a [name, { options }] pair, or an inline object with a "name"' },
+);
 
 const PluginTimeoutsSchema = z.strictObject({
   /** Per-call hooks (`beforeModelRequest`, `beforeToolCall`, `afterToolCall`); default 30 000. */

@@ -10,6 +10,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig } from "./config-schema.js";
 import { MAX_CONFIG_DEPTH, shortPath, tooDeep } from "./depth.js";
+import { parseJson } from "./json.js";
 import { ConfigError, errorMessage } from "./errors.js";
 import type { z } from "zod";
 
@@ -97,11 +98,22 @@ async function tsLoader(filepath: string): Promise<unknown> {
   return jiti.import(filepath, { default: true });
 }
 
+/** JSON with a BOM accepted and errors that say line and column. */
+const jsonLoader = (_file: string, content: string) => parseJson(content);
+
+/** `.agentrc`: JSON when it looks like JSON (so its errors say where), YAML otherwise. */
+async function noExtLoader(file: string, content: string): Promise<unknown> {
+  const text = content.replace(/^\uFEFF/, "");
+  if (/^\s*[{[]/.test(text)) return parseJson(text);
+  const { defaultLoaders } = await import("cosmiconfig");
+  return defaultLoaders.noExt(file, text);
+}
+
 async function loadFile(filepath: string): Promise<unknown> {
   const { cosmiconfig } = await import("cosmiconfig");
   const explorer = cosmiconfig("agent", {
     searchPlaces: [],
-    loaders: { ".ts": tsLoader, ".mts": tsLoader, ".js": tsLoader, ".mjs": tsLoader, ".cjs": tsLoader },
+    loaders: { ".ts": tsLoader, ".mts": tsLoader, ".js": tsLoader, ".mjs": tsLoader, ".cjs": tsLoader, ".json": jsonLoader, noExt: noExtLoader },
     cache: false,
   });
   const result = await explorer.load(filepath);
@@ -120,10 +132,11 @@ function findConfigIn(dir: string): string | undefined {
     }
     if (name === "package.json") {
       try {
-        const pkg = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+        const pkg = JSON.parse(readFileSync(file, "utf8").replace(/^\uFEFF/, "")) as Record<string, unknown>;
         if (pkg && typeof pkg === "object" && "agent" in pkg) return file;
-      } catch (err) {
-        throw new ConfigError(file, [{ path: "", message: `could not be parsed as JSON: ${errorMessage(err)}` }]);
+      } catch {
+        // Broken JSON: loading it says what is wrong, with the line and column.
+        return file;
       }
       continue;
     }

@@ -108,4 +108,5 @@ export { redactString, summarize, isSecretKey, REDACTED } from "./redact.js";
 export { closestNames, editDistance } from "./suggest.js";
 export { hostVersion } from "./version.js";
 export { tooDeep, MAX_CONFIG_DEPTH } from "./depth.js";
+export { parseJson, parseJsonConfig, JsonSyntaxError } from "./json.js";
 export { parseSkillFile, type SkillFile, type ParsedSkill } from "./skill-file.js";
