@@ -19,7 +19,7 @@ import { pluginHookView, tapPluginObject, withPluginScope } from "./plugin-drive
 import type { HostProblem, Plugin, PluginContext } from "./plugin-types.js";
 import { prepareHost as prepare, statusOf, type PreparedPlugin, type PreparedState } from "./prepare.js";
 import { ProcessScope } from "./processes.js";
-import { forgetEnvSecrets } from "./redact.js";
+import { addSecret, forgetEnvSecrets } from "./redact.js";
 import { createRegistrars, type Registries } from "./host-registrars.js";
 import { commandRegistry, providerRegistry, skillRegistry, toolRegistry } from "./registry.js";
 import { createSession } from "./session.js";
@@ -298,6 +298,7 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     log: logFor(p.name),
     processes,
     addReadRoot: (dir: string, reason: string) => parts.addReadRoot(p.name, String(dir), String(reason)),
+    addSecret: (value: string, label: string) => addSecret(value, String(label)),
     requestGrant,
     emit,
     audit: (r: { kind: import("./types.js").AuditKind; name: string; outcome: string; detail?: unknown }) =>

@@ -104,7 +104,7 @@ export { terminate } from "./processes.js";
 export { shellSubjects, wildcardMatcher as patternMatcher, parseRule as parsePermissionRule, type ParsedRule } from "./permissions.js";
 export { ruleProblem } from "./config-schema.js";
 export { capOutput } from "./output.js";
-export { redactString, summarize, isSecretKey, REDACTED } from "./redact.js";
+export { redactString, summarize, isSecretKey, addSecret, REDACTED } from "./redact.js";
 export { closestNames, editDistance } from "./suggest.js";
 export { hostVersion } from "./version.js";
 export { tooDeep, MAX_CONFIG_DEPTH } from "./depth.js";

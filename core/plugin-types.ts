@@ -70,6 +70,8 @@ export interface ConfigEnv {
   readonly files: readonly string[];
   /** Record a file this plugin read config from (shown by `agent config`, named in messages). */
   addFile(file: string): void;
+  /** A value from config that is a secret (a server's env or header value): redacted from every record and output. */
+  addSecret(value: string, label: string): void;
 }
 
 /** A top-level config key a plugin owns: validated in every file (errors name the file and key path), then merged. */
@@ -159,6 +161,8 @@ export interface PluginContext<O = Record<string, unknown>> {
    * terminal), `allow` grants, `deny` refuses. Resolves true when granted; audited and emitted either way.
    */
   requestGrant(request: { rules: string[]; reason: string }): Promise<boolean>;
+  /** A value that is a secret (a token the plugin got): redacted from the audit log, logs and CLI output. */
+  addSecret(value: string, label: string): void;
   /** Emit an event on the `event` hook. */
   emit(event: AgentEvent): void;
   /** Record an audit entry (secrets are redacted by the host). */

@@ -15,6 +15,7 @@ import { pluginHookView, tapPluginObject, type DriverOptions } from "./plugin-dr
 import { instantiate, isDisabled, specFromEntry, type PluginSpec } from "./plugin-loader.js";
 import type { ConfigEnv, HostProblem, Plugin, PluginStatus } from "./plugin-types.js";
 import type { CliCommand } from "./cli-types.js";
+import { addSecret } from "./redact.js";
 
 export const DEFAULT_PLUGIN_TIMEOUTS = { callMs: 30_000, startupMs: 120_000, shutdownMs: 5_000 };
 
@@ -120,6 +121,7 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
       addFile: (file: string) => {
         if (typeof file === "string" && !state.files.includes(file)) state.files.push(file);
       },
+      addSecret: (value: string, label: string) => addSecret(value, String(label)),
     });
     state.config = await state.hooks.config.promise(state.config, env);
   }

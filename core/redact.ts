@@ -15,7 +15,8 @@ const SHAPES: RegExp[] = [
   /\bBearer\s+[A-Za-z0-9._~+/=-]{6,}/gi,
   // Basic credentials are base64: require a capital or digit after the first character, so prose ("basic example") survives.
   /\bBasic\s+(?=[A-Za-z0-9+/]+[A-Z0-9+/=])[A-Za-z0-9+/]{8,}={0,2}/g,
-  /\b(sk|pk|rk)-[A-Za-z0-9_-]{12,}/g, // OpenAI, Anthropic (sk-ant-...), Stripe-like
+  // OpenAI, Anthropic (sk-ant-...), Stripe-like; a short one counts when it holds a digit (prose rarely does).
+  /\b(sk|pk|rk)-(?:[A-Za-z0-9_-]{16,}|(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{6,})/g,
   /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub
   /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
   /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, // Slack
@@ -50,9 +51,21 @@ let envSecretsCache:
 /** Set while `redactBatch` runs: the env is read once for the whole batch. */
 let batch: { secrets?: [string, string][] } | undefined;
 
-/** Values of secret-looking env vars, longest first (so a value containing another is replaced whole). */
+/** Values plugins said are secret (an MCP server's env and headers), whatever key they appear under later. */
+let declared: [string, string][] = [];
+
+/** Redact `value` from everything written from now on, shown as `[REDACTED:<label>]`. Values under 6 characters are ignored. */
+export function addSecret(value: string, label: string): void {
+  if (typeof value !== "string" || value.length < MIN_SECRET_LENGTH || declared.some(([, v]) => v === value)) return;
+  declared = [...declared, [label, value]].sort((a, b) => b[1].length - a[1].length) as [string, string][];
+  if (batch) batch.secrets = undefined;
+}
+
+/** Values of secret-looking env vars and declared secrets, longest first (so a value containing another is replaced whole). */
 function envSecrets(): [string, string][] {
-  return batch ? (batch.secrets ??= readEnvSecrets()) : readEnvSecrets();
+  const env = batch ? (batch.secrets ??= readEnvSecrets()) : readEnvSecrets();
+  if (!declared.length) return env;
+  return [...declared, ...env].sort((a, b) => b[1].length - a[1].length);
 }
 
 /** Run `fn` (which redacts several records written together) reading the env once. */

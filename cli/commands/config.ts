@@ -1,5 +1,5 @@
 /** `agent config [--json]`: the resolved config (secrets redacted) and the files it came from. */
-import { REDACTED, isSecretKey } from "../../core/index.js";
+import { REDACTED, isSecretKey, redactString } from "../../core/index.js";
 import { defineAppCommand } from "./_define.js";
 
 function redactDeep(v: unknown, depth = 0): unknown {
@@ -12,7 +12,8 @@ function redactDeep(v: unknown, depth = 0): unknown {
     }
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, isSecretKey(k) && typeof x === "string" && x ? REDACTED : redactDeep(x, depth + 1)]));
   }
-  return v;
+  // Values, too: a declared secret or a key-shaped string shows as [REDACTED] under any key.
+  return typeof v === "string" ? redactString(v) : v;
 }
 
 export default defineAppCommand({

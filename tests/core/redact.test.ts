@@ -194,3 +194,24 @@ describe("summaryJson (what a record holds)", () => {
     expect(summaryJson({ cmd: "use flat-secret-value" })).toBe('{"cmd":"use [REDACTED:AGENT_TEST_FLAT_TOKEN]"}');
   });
 });
+
+describe("secrets a plugin declares, and short keys", () => {
+  test("a declared value is redacted under any key, in any string", async () => {
+    const { addSecret, redactString: redact } = await import("../../core/redact.js");
+    addSecret("hunter2-but-longer", "mcpServers.db.env.DB_PASS");
+    expect(redact("connect with hunter2-but-longer now")).toBe("connect with [REDACTED:mcpServers.db.env.DB_PASS] now");
+    addSecret("abc", "too short to be a secret");
+    expect(redact("abc abc")).toBe("abc abc");
+  });
+
+  test.each([
+    ["sk-abc123def", "[REDACTED]"],
+    ["sk-ant-api03-abcdefghijklmnop", "[REDACTED]"],
+    ["token sk-proj-1a2b3c end", "token [REDACTED] end"],
+    ["sk-learn is a library", "sk-learn is a library"],
+    ["use pk-tests here", "use pk-tests here"],
+  ])("%s", async (input, expected) => {
+    const { redactString: redact } = await import("../../core/redact.js");
+    expect(redact(input)).toBe(expected);
+  });
+});
