@@ -32,13 +32,15 @@ export default defineAppCommand({
       }
     }
     const json = !!ctx.values.json;
-    const host = await ctx.openHost({ quiet: json, interactive: rawArgs !== "-" });
+    // Startup problems (a server that did not connect) go to stderr in every mode, and into the JSON too.
+    const host = await ctx.openHost({ interactive: rawArgs !== "-" });
     const result = await host.tools.call(name, input, { signal: new AbortController().signal });
     if (json) {
       const out: Record<string, unknown> = { ok: result.ok, output: result.output };
       if (result.error) out.error = result.error;
       if (result.truncated) out.truncated = true;
       if (result.structured !== undefined) out.structured = result.structured;
+      if (host.problems.length) out.problems = host.problems.map((p) => p.message);
       ctx.printJson(out);
     } else if (result.ok) {
       process.stdout.write(result.output.endsWith("\n") || result.output === "" ? result.output : `${result.output}\n`);

@@ -10,7 +10,8 @@ export default defineAppCommand({
   positionals: false,
   async run(ctx) {
     const json = !!ctx.values.json;
-    const host = await ctx.openHost({ quiet: json });
+    // Startup problems go to stderr even with --json: stdout stays the JSON, and nothing is hidden.
+    const host = await ctx.openHost();
     // Tool names are ASCII: a plain comparison (localeCompare would load ICU collation, ~5 ms).
     const tools = host.tools.list().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (json) {

@@ -1,0 +1,99 @@
+/**
+ * A command body becomes a prompt in one left-to-right pass: text gets its argument placeholders,
+ * `` !`cmd` `` (and a ```` ```! ```` block) runs `cmd` as the `run_command` tool and `@path` reads the file
+ * with `read_file`, both through the gate (permission rules, workspace containment, output cap, audit).
+ * Only the body is scanned: what the user typed and what a command or file returned is inserted as it
+ * is, so an argument holding `` !`rm -rf x` `` or `@secret` is text, never run or read.
+ */
+import { statSync } from "node:fs";
+import path from "node:path";
+import type { PluginHost, ToolResult } from "../../core/index.js";
+import { substitute, type ArgumentValues } from "./arguments.js";
+
+/** Claude Code's two forms: a fenced block opened by ```! and an inline !`…` after whitespace or at the start. */
+const TOKEN = /```!\s*\n?(?<block>[\s\S]*?)\n?```|(?<=\s|^)!`(?<inline>[^`]+)`|(?<=\s|^)@(?<mention>"[^"\n]+"|[^\s"]+)/g;
+const TRAILING_PUNCTUATION = /[.,;:!?)\]}'`]+$/;
+
+export interface ExpandOptions {
+  host: PluginHost;
+  signal: AbortSignal;
+  args: ArgumentValues;
+}
+
+export interface Expanded {
+  prompt: string;
+  /** Whether any argument placeholder occurred. */
+  used: boolean;
+}
+
+/** `exit code 0 (12 ms)\n--- stdout ---\n…` (the built-in run_command) becomes its output; anything else is kept whole. */
+function commandOutput(output: string): string {
+  const head = /^exit code 0 \(\d+ ms\)\n/.exec(output);
+  if (!head) return output;
+  const rest = output.slice(head[0].length);
+  if (rest === "(no output)") return "";
+  const m = /^(?:--- stdout ---\n(?<out>[\s\S]*?))?(?:\n?--- stderr ---\n(?<err>[\s\S]*))?$/.exec(rest);
+  if (!m?.groups) return rest;
+  const { out, err } = m.groups;
+  return [out, err === undefined ? undefined : `stderr:\n${err}`].filter((s) => s !== undefined).join("\n");
+}
+
+function notRun(r: ToolResult): boolean {
+  return r.outcome === "denied" || r.outcome === "invalid" || r.error?.code === "E_TOOL_NOT_FOUND";
+}
+
+async function runBang(command: string, o: ExpandOptions): Promise<string> {
+  const r = await o.host.tools.call("run_command", { command }, { signal: o.signal });
+  if (r.ok) return commandOutput(r.output);
+  return `[!\`${command}\` ${notRun(r) ? "was not run" : "failed"}: ${r.output}]`;
+}
+
+/** The path a mention names, if it exists (relative paths only: `a@b.c` and `@/abs` stay text). */
+function mentionedPath(raw: string, root: string): { rel: string; rest: string; dir: boolean } | undefined {
+  const quoted = raw.startsWith('"');
+  const candidates = quoted ? [[raw.slice(1, -1), ""]] : [[raw, ""], [raw.replace(TRAILING_PUNCTUATION, ""), raw.match(TRAILING_PUNCTUATION)?.[0] ?? ""]];
+  for (const [rel, rest] of candidates) {
+    if (!rel || path.isAbsolute(rel) || rel.startsWith("~")) continue;
+    try {
+      const st = statSync(path.resolve(root, rel));
+      return { rel, rest, dir: st.isDirectory() };
+    } catch {
+      // not a file: try the next reading, else it stays text
+    }
+  }
+  return undefined;
+}
+
+async function readMention(m: { rel: string; dir: boolean }, o: ExpandOptions): Promise<string> {
+  const r = m.dir ? await o.host.tools.call("list_files", { path: m.rel }, { signal: o.signal }) : await o.host.tools.call("read_file", { path: m.rel }, { signal: o.signal });
+  if (!r.ok) return `[@${m.rel} was not read: ${r.output}]`;
+  const tag = m.dir ? "directory" : "file";
+  return `<${tag} path=${JSON.stringify(m.rel)}>\n${r.output}\n</${tag}>`;
+}
+
+export async function expandBody(body: string, o: ExpandOptions): Promise<Expanded> {
+  let used = false;
+  const sub = (text: string, mode: "text" | "shell") => {
+    const s = substitute(text, o.args, mode);
+    used ||= s.used;
+    return s.text;
+  };
+  let prompt = "";
+  let last = 0;
+  for (const m of body.matchAll(TOKEN)) {
+    if (o.signal.aborted) throw new Error("cancelled");
+    prompt += sub(body.slice(last, m.index), "text");
+    last = m.index + m[0].length;
+    const { block, inline, mention } = m.groups!;
+    const command = block ?? inline;
+    if (command !== undefined) {
+      prompt += command.trim() ? await runBang(sub(command.trim(), "shell"), o) : m[0];
+      continue;
+    }
+    const found = mentionedPath(mention!, o.host.workspace.root);
+    prompt += found ? (await readMention(found, o)) + found.rest : sub(m[0], "text");
+  }
+  if (o.signal.aborted) throw new Error("cancelled");
+  prompt += sub(body.slice(last), "text");
+  return { prompt, used };
+}

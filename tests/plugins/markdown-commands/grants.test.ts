@@ -1,0 +1,69 @@
+/** `allowed-tools`: Claude Code names mapped to ours, asked as a session grant before any `!` runs. */
+import { existsSync } from "node:fs";
+import { expect, test } from "vitest";
+import { mapAllowedTools } from "../../../plugins/markdown-commands/allowed-tools.js";
+import { md, mdHost, useMdHosts } from "./_helpers.js";
+
+useMdHosts();
+
+const TOUCH = md("Made: !`touch granted.txt && echo yes`", { "allowed-tools": "Bash(touch:*), Bash(echo:*), Task, WebFetch" });
+
+test("Claude Code tool names map to ours, keeping the pattern; unknown names are dropped", () => {
+  const list = ["Bash(git add:*)", "Read", "Write", "Edit", "MultiEdit", "Glob", "LS", "Grep", "Task", "mcp__demo__add", "nope(x)", "constructor"];
+  const expected = {
+    rules: ["run_command(git add:*)", "read_file", "write_file", "edit_file", "list_files", "grep", "mcp__demo__add"],
+    dropped: ["Task", "nope(x)", "constructor"],
+  };
+  // From the table when the tools declare no aliases…
+  expect(mapAllowedTools(list, [{ name: "mcp__demo__add" }, { name: "grep" }])).toEqual(expected);
+  // …and from the registry's aliases when they do (a tools plugin of its own may name them differently).
+  expect(mapAllowedTools(["Bash(ls:*)", "Shell"], [{ name: "sh", aliases: ["Bash", "Shell"] }])).toEqual({ rules: ["sh(ls:*)", "sh"], dropped: [] });
+});
+
+test("granted with permissions.grants: allow, the ! command runs without a rule; asked once per session", async () => {
+  const t = await mdHost({ ".claude/commands/make.md": TOUCH }, { config: { permissions: { grants: "allow" } } });
+  const first = await t.run("/make");
+  expect(first).toEqual({ prompt: "Made: yes" });
+  expect(existsSync(t.project.path("granted.txt"))).toBe(true);
+  expect((await t.run("/make")).prompt).toBe("Made: yes");
+  const grants = t.audit().filter((r) => r.kind === "grant");
+  expect(grants).toHaveLength(1);
+  expect(grants[0]).toMatchObject({ name: "run_command(touch:*), run_command(echo:*)", outcome: "granted", detail: { reason: "command /make lists allowed-tools" } });
+  expect(t.logs.filter((l) => l.level === "warn").map((l) => l.msg)).toEqual(["[markdown-commands] /make: allowed-tools Task, WebFetch name no tool here; dropped."]);
+});
+
+test("refused headless by default: the ! command is denied, the user is told, and it is asked only once", async () => {
+  const t = await mdHost({ ".claude/commands/make.md": TOUCH });
+  const r = await t.run("/make");
+  expect(r.prompt).toMatch(/^Made: \[!`touch granted\.txt && echo yes` was not run: Permission denied/);
+  expect(r.output).toBe("/make: allowed-tools run_command(touch:*), run_command(echo:*) not granted; its ! commands ran under the usual permission rules.");
+  expect(existsSync(t.project.path("granted.txt"))).toBe(false);
+  await t.run("/make");
+  expect(t.audit().filter((r) => r.kind === "grant").map((r) => r.outcome)).toEqual(["refused"]);
+});
+
+test("the user is asked in a terminal, once; a command run by code never asks", async () => {
+  const asked: unknown[] = [];
+  const t = await mdHost(
+    { ".agent/commands/make.md": md("Touched: !`touch asked.txt`", { "allowed-tools": "run_command(touch:*)" }) },
+    {
+      askPermission: async (req) => {
+        asked.push(req);
+        return "allow_once";
+      },
+    },
+  );
+  expect((await t.host.commands.run("/make")).output).toMatch(/not granted/);
+  expect(asked).toEqual([expect.objectContaining({ subject: "touch asked.txt" })]); // the ! command itself, asked as any call
+  asked.length = 0;
+  await t.run("/make");
+  await t.run("/make");
+  expect(asked).toEqual([{ kind: "grant", plugin: "markdown-commands", rules: ["run_command(touch:*)"], reason: "command /make lists allowed-tools" }]);
+});
+
+test("a model in the frontmatter is not supported yet: said once, and the prompt is still returned", async () => {
+  const t = await mdHost({ ".claude/commands/m.md": md("Hi", { model: "claude-3-5-haiku-20241022" }) });
+  expect((await t.run("/m")).prompt).toBe("Hi");
+  await t.run("/m");
+  expect(t.logs.filter((l) => l.level === "info").map((l) => l.msg)).toEqual(['[markdown-commands] /m: frontmatter model "claude-3-5-haiku-20241022" is not supported yet; the session\'s model answers.']);
+});
