@@ -26,16 +26,15 @@ export interface Expanded {
   used: boolean;
 }
 
-/** `exit code 0 (12 ms)\n--- stdout ---\n…` (the built-in run_command) becomes its output; anything else is kept whole. */
-function commandOutput(output: string): string {
-  const head = /^exit code 0 \(\d+ ms\)\n/.exec(output);
-  if (!head) return output;
-  const rest = output.slice(head[0].length);
-  if (rest === "(no output)") return "";
-  const m = /^(?:--- stdout ---\n(?<out>[\s\S]*?))?(?:\n?--- stderr ---\n(?<err>[\s\S]*))?$/.exec(rest);
-  if (!m?.groups) return rest;
-  const { out, err } = m.groups;
-  return [out, err === undefined ? undefined : `stderr:\n${err}`].filter((s) => s !== undefined).join("\n");
+/** What a command printed: run_command's `structured` stdout (and stderr, marked), else the whole (capped) text. */
+function commandOutput(r: ToolResult): string {
+  const st = r.structured as { stdout?: unknown; stderr?: unknown } | undefined;
+  // The gate caps `output`, not `structured`: a cut result is taken as the gate capped it (without run_command's header).
+  if (r.truncated) return r.output.replace(/^exit code 0 \(\d+ ms\)\n--- stdout ---\n/, "");
+  if (!st || typeof st.stdout !== "string") return r.output;
+  const out = st.stdout.replace(/\n$/, "");
+  const err = typeof st.stderr === "string" && st.stderr ? `stderr:\n${st.stderr.replace(/\n$/, "")}` : undefined;
+  return [out, err].filter((x) => x !== undefined && x !== "").join("\n");
 }
 
 function notRun(r: ToolResult): boolean {
@@ -44,7 +43,7 @@ function notRun(r: ToolResult): boolean {
 
 async function runBang(command: string, o: ExpandOptions): Promise<string> {
   const r = await o.host.tools.call("run_command", { command }, { signal: o.signal });
-  if (r.ok) return commandOutput(r.output);
+  if (r.ok) return commandOutput(r);
   return `[!\`${command}\` ${notRun(r) ? "was not run" : "failed"}: ${r.output}]`;
 }
 

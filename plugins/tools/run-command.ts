@@ -95,7 +95,7 @@ export const runCommandTool = defineTool({
         if (stdout) parts.push(`--- stdout ---\n${stdout.replace(/\n$/, "")}`);
         if (stderr) parts.push(`--- stderr ---\n${stderr.replace(/\n$/, "")}`);
         if (!stdout && !stderr) parts.push("(no output)");
-        resolve({ output: parts.join("\n"), isError: code !== 0 || !!stopped, structured: { exitCode: code, signal: sig, timedOut: stopped === "timeout" } });
+        resolve({ output: parts.join("\n"), isError: code !== 0 || !!stopped, structured: { exitCode: code, signal: sig, timedOut: stopped === "timeout", stdout, stderr } });
       });
     });
   },
