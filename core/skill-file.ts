@@ -57,7 +57,10 @@ export async function parseSkillFile(file: string, text: string, options: { expe
   const folder = options.expectedName ?? path.basename(dir);
   if (typeof f.name !== "string" || !f.name) return { ok: false, error: "frontmatter has no name" };
   if (f.name.length > 64 || !NAME_RE.test(f.name)) return { ok: false, error: `name "${f.name}" must be 1-64 lowercase letters, digits and single hyphens, not starting or ending with one` };
-  if (f.name !== folder) return { ok: false, error: `name "${f.name}" differs from its folder "${folder}"` };
+  if (f.name !== folder) {
+    const where = options.expectedName !== undefined ? `the name its address gives, "${folder}"` : `its folder "${folder}"`;
+    return { ok: false, error: `name "${f.name}" differs from ${where}` };
+  }
   if (typeof f.description !== "string" || !f.description.trim()) return { ok: false, error: "frontmatter has no description" };
   const description = f.description.trim();
   if (description.length > 1024) return { ok: false, error: `description is ${description.length} characters; at most 1024 allowed` };

@@ -68,7 +68,9 @@ export async function get(ctx: Ctx<{ json?: boolean }>): Promise<number> {
     throw new AgentError("E_USAGE", `no MCP server named "${name}". ${servers.length ? `Configured: ${servers.map((s) => s.name).join(", ")}.` : "None is configured."}`);
   }
   const tools = host.tools.list().filter((t) => t.source === `mcp:${name}`);
-  const prompts = host.commands.list().filter((c) => c.source === `mcp:${name}`);
+  // This plugin's own: the skills plugin may offer the server's skills as commands under the same source.
+  const prompts = host.commands.list().filter((c) => c.source === `mcp:${name}` && c.plugin === "mcp");
+  const skills = host.skills.list().filter((k) => k.source === `mcp:${name}` && k.plugin === "mcp");
   const log = path.relative(host.cwd, logFileFor(host.workspace.root, name)) || logFileFor(host.workspace.root, name);
   if (json) {
     ctx.printJson({
@@ -82,6 +84,7 @@ export async function get(ctx: Ctx<{ json?: boolean }>): Promise<number> {
         inputSchema: t.inputSchema,
       })),
       promptList: prompts.map((c) => ({ command: `/${c.name}`, description: c.description, argumentHint: c.argumentHint ?? null })),
+      skillList: skills.map((k) => ({ name: k.name, uri: k.path ?? null, description: k.description, files: (k.meta?.files as string[] | undefined) ?? [] })),
     });
   } else {
     const out: string[] = [name];
@@ -102,6 +105,10 @@ export async function get(ctx: Ctx<{ json?: boolean }>): Promise<number> {
     if (prompts.length) {
       out.push("", `Prompts, as slash commands (${prompts.length}):`);
       for (const c of prompts) out.push(`  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}  ${oneLine(c.description, 80)}`);
+    }
+    if (skills.length) {
+      out.push("", `Skills (${skills.length}):`);
+      for (const k of skills) out.push(`  ${k.name}  ${k.path ?? ""}  ${oneLine(k.description, 80)}`);
     }
     process.stdout.write(`${out.join("\n")}\n`);
   }

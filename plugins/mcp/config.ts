@@ -31,6 +31,8 @@ export interface ServerConfig {
   risk: Record<string, Risk>;
   /** How to answer a server's elicitation request (we cannot show a form). */
   elicitation: "defaults" | "decline";
+  /** `false`: the server's skills (skills/list, skill:// resources) are not read. */
+  skills: boolean;
 }
 
 export interface ConfigProblem {
@@ -66,6 +68,7 @@ export const McpServerConfigSchema = z.looseObject({
   excludeTools: z.array(z.string()).optional(),
   risk: z.record(z.string(), z.enum(["read", "write", "execute", "network"])).optional(),
   elicitation: z.enum(["defaults", "decline"]).optional(),
+  skills: z.boolean().optional(),
 });
 export type McpServerConfigInput = z.input<typeof McpServerConfigSchema>;
 
@@ -88,6 +91,7 @@ const EXPECTED: Record<string, string | [string, string]> = {
   excludeTools: ["an array of tool names or globs", "a string"],
   risk: ['an object mapping tool names to "read", "write", "execute" or "network"', '"read", "write", "execute" or "network"'],
   elicitation: '"defaults" or "decline"',
+  skills: "true or false",
 };
 const KNOWN_KEYS = Object.keys(EXPECTED);
 /** Keys other clients write that we ignore on purpose (never reported as typos). */
@@ -208,6 +212,7 @@ function parseServer(name: string, entry: unknown, root: string, env: NodeJS.Pro
     excludeTools: c.excludeTools,
     risk: c.risk ?? {},
     elicitation: c.elicitation ?? "defaults",
+    skills: c.skills !== false,
   };
   if (c.command) {
     server.command = expand(c.command, ["command"]);

@@ -24,6 +24,8 @@ export type ConnectionStatus = "connecting" | "connected" | "failed" | "disconne
 export interface ConnectionListener {
   toolsChanged(conn: McpConnection): void;
   promptsChanged(conn: McpConnection): void;
+  /** `notifications/resources/list_changed` (skills are resources). */
+  resourcesChanged(conn: McpConnection): void;
   disconnected(conn: McpConnection, reason: string): void;
   reconnected(conn: McpConnection): void;
   gaveUp(conn: McpConnection, reason: string): void;

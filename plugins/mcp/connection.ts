@@ -25,6 +25,7 @@ import { answerWithDefaults } from "./elicitation.js";
 import { ConnectTimeoutError, describeError, httpStatus, isConnectionClosed, isRequestTimeout } from "./errors.js";
 import { loadCore, loadSse, loadStreamableHttp } from "./sdk.js";
 import { logFileFor, ServerLog } from "./server-log.js";
+import { SKILLS_EXTENSION } from "./skill-uris.js";
 import { StdioServerProcess } from "./stdio-process.js";
 
 import {
@@ -190,24 +191,25 @@ export class McpConnection {
     }
   }
 
-  async listResources(cursor: string | undefined, signal: AbortSignal): Promise<{ resources: Resource[]; templates: ResourceTemplate[]; nextCursor?: string }> {
-    const s = await this.ensureConnected(signal);
+  listResources(cursor: string | undefined, signal: AbortSignal): Promise<{ resources: Resource[]; templates: ResourceTemplate[]; nextCursor?: string }> {
     const options = { signal, timeout: NO_SDK_TIMEOUT };
-    try {
-      const list = await s.client.listResources(cursor ? { cursor } : undefined, options);
+    return this.request(signal, async (client) => {
+      const list = await client.listResources(cursor ? { cursor } : undefined, options);
       // Templates are optional for servers; a server without them must not fail the listing.
-      const templates = cursor ? [] : await s.client.listResourceTemplates(undefined, options).then((r) => r.resourceTemplates, () => []);
+      const templates = cursor ? [] : await client.listResourceTemplates(undefined, options).then((r) => r.resourceTemplates, () => []);
       return { resources: list.resources, templates, nextCursor: list.nextCursor };
-    } catch (err) {
-      if (signal.aborted) throw err;
-      throw this.callError(err, s);
-    }
+    });
   }
 
-  async readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+  readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+    return this.request(signal, (client) => client.readResource({ uri }, { signal, timeout: NO_SDK_TIMEOUT }));
+  }
+
+  /** Requests outside a tool call (also ones the SDK has no method for, e.g. `skills/list`), with errors explained like a call's. */
+  async request<T>(signal: AbortSignal, send: (client: Client) => Promise<T>): Promise<T> {
     const s = await this.ensureConnected(signal);
     try {
-      return await s.client.readResource({ uri }, { signal, timeout: NO_SDK_TIMEOUT });
+      return await send(s.client);
     } catch (err) {
       if (signal.aborted) throw err;
       throw this.callError(err, s);
@@ -350,7 +352,9 @@ export class McpConnection {
 
   private makeClient(sdk: Awaited<ReturnType<typeof loadCore>>): Client {
     const elicit = this.config.elicitation === "defaults";
-    const client = new sdk.Client(CLIENT_INFO, { capabilities: elicit ? { elicitation: {} } : {} });
+    // The skills extension (SEP-2640) is declared as SEP-2133 negotiates extensions, unless turned off for this server.
+    const extensions = this.config.skills === false ? undefined : { [SKILLS_EXTENSION]: {} };
+    const client = new sdk.Client(CLIENT_INFO, { capabilities: { ...(elicit ? { elicitation: {} } : {}), ...(extensions ? { extensions } : {}) } });
     if (elicit) {
       client.setRequestHandler(sdk.ElicitRequestSchema, async (request) => {
         const answer = answerWithDefaults(request.params as Parameters<typeof answerWithDefaults>[0]);
@@ -360,6 +364,7 @@ export class McpConnection {
     }
     client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => this.refresh(client, "tools"));
     client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, () => this.refresh(client, "prompts"));
+    client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, () => void (this.session?.client === client && this.listener.resourcesChanged(this)));
     // Log messages a server sends over the protocol go to its log file, like its stderr.
     client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (n) => {
       const data = typeof n.params.data === "string" ? n.params.data : JSON.stringify(n.params.data);

@@ -1,6 +1,7 @@
 /**
  * The MCP plugin: every tool of every configured MCP server becomes a registry tool
- * (`mcp__<server>__<tool>`) that passes the same gate as any other; prompts become slash commands.
+ * (`mcp__<server>__<tool>`) that passes the same gate as any other; prompts become slash commands and
+ * the skills a server serves (`skill://<path>/SKILL.md`) become skills named `<server>-<name>`.
  * Written only against the public plugin API: it owns the `mcpServers` config section, reads
  * `.mcp.json` in its config hook and contributes `agent mcp`. The MCP SDK is loaded only when at
  * least one enabled server is configured, so `agent tools` without servers stays fast.
@@ -93,6 +94,9 @@ export default definePlugin(() => {
     },
     async registerCommands(commands) {
       await manager?.registerCommands(commands);
+    },
+    async registerSkills(skills) {
+      await manager?.registerSkills(skills);
     },
     async shutdown() {
       await manager?.close();

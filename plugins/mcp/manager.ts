@@ -1,13 +1,15 @@
 /**
  * All configured servers: connects them in parallel, turns their tools into registry tools, their
- * prompts into slash commands and their resources into one read-only tool each, and keeps the
- * registry in step when a server's lists change, it crashes or it comes back.
+ * prompts into slash commands, their resources into one read-only tool each and the skills they serve
+ * into registry skills (skills.ts), and keeps the registry in step when a server's lists change, it
+ * crashes or it comes back.
  */
 import type {
   CommandDefinition,
   CommandRegistrar,
   JsonSchema,
   PluginContext,
+  SkillRegistrar,
   ToolDefinition,
   ToolRegistrar,
 } from "../../core/index.js";
@@ -18,6 +20,7 @@ import { promptToText, resourceContentsToText } from "./content.js";
 import { namesFor, prefixFor, serverParts, shortHash } from "./naming.js";
 import { argumentHint, parsePromptArgs } from "./prompt-args.js";
 import { inferRisk, riskOverride } from "./risk.js";
+import { McpSkills } from "./skills.js";
 import type { McpServerStatus } from "./status.js";
 
 type Registered = Map<string, string>; // registry name → signature of what was registered
@@ -52,6 +55,7 @@ export class McpManager implements ConnectionListener {
   private readonly registeredTools = new Map<string, Registered>();
   private readonly registeredCommands = new Map<string, Registered>();
   private readonly resourceTools = new Map<string, string>();
+  private readonly skills: McpSkills;
   private started: Promise<void> | undefined;
 
   /**
@@ -66,6 +70,7 @@ export class McpManager implements ConnectionListener {
   ) {
     this.parts = serverParts(allNames);
     this.connections = servers.map((s) => new McpConnection(s, ctx.workspace.root, this, ctx.processes));
+    this.skills = new McpSkills(ctx, this.connections, (c) => this.resourceTools.get(c.name));
   }
 
   /** Connect every server in parallel; failures are reported as they happen. */
@@ -80,6 +85,8 @@ export class McpManager implements ConnectionListener {
               outcome: "connected",
               detail: { transport: c.kind, ms: c.connectMs, tools: c.tools.length, prompts: c.prompts.length, server: c.serverInfo },
             });
+            // Skills are read now, while the other plugins set up; registerSkills waits for them.
+            void this.skills.refresh(c);
           } else {
             this.ctx.report({ kind: "server", name: c.name, message: `MCP server ${c.name} failed to connect: ${c.error}. Continuing without ${c.name} tools.` });
           }
@@ -102,6 +109,11 @@ export class McpManager implements ConnectionListener {
     for (const c of this.connections) this.syncPrompts(c);
   }
 
+  async registerSkills(registrar: SkillRegistrar): Promise<void> {
+    await this.start();
+    await this.skills.register(registrar);
+  }
+
   /** Every configured server, in config order. */
   status(): McpServerStatus[] {
     const all = [...this.connectionStatus(), ...this.others];
@@ -116,6 +128,7 @@ export class McpManager implements ConnectionListener {
       tools: [...(this.registeredTools.get(c.name)?.keys() ?? [])].filter((n) => n !== this.resourceTools.get(c.name)).length,
       prompts: this.registeredCommands.get(c.name)?.size ?? 0,
       resources: this.resourceTools.has(c.name),
+      skills: this.skills.count(c),
       connectMs: c.connectMs,
       error: c.error,
       target: describeTarget(c.config),
@@ -138,6 +151,10 @@ export class McpManager implements ConnectionListener {
     this.syncPrompts(c);
   }
 
+  resourcesChanged(c: McpConnection): void {
+    void this.skills.refresh(c);
+  }
+
   disconnected(c: McpConnection, reason: string): void {
     this.ctx.log.warn(`MCP server ${c.name} disconnected: ${reason}. It will be restarted on the next call.`);
     this.ctx.audit({ kind: "plugin", name: c.name, outcome: "disconnected", detail: { reason } });
@@ -148,6 +165,7 @@ export class McpManager implements ConnectionListener {
     this.ctx.audit({ kind: "plugin", name: c.name, outcome: "reconnected", detail: { transport: c.kind, ms: c.connectMs, tools: c.tools.length } });
     this.syncTools(c);
     this.syncPrompts(c);
+    void this.skills.refresh(c);
   }
 
   gaveUp(c: McpConnection, reason: string): void {
@@ -184,6 +202,7 @@ export class McpManager implements ConnectionListener {
     const registered = this.registeredTools.get(c.name) ?? new Map();
     this.registeredTools.set(c.name, registered);
     sync(this.tools, registered, desired);
+    this.skills.reapply(c);
   }
 
   private toolDefinition(c: McpConnection, tool: Tool, name: string, readHint: string | undefined): ToolDefinition {
@@ -209,7 +228,7 @@ export class McpManager implements ConnectionListener {
       name,
       description:
         `[MCP:${c.name}] List or read the resources of MCP server "${c.name}". ` +
-        `Call with {} to list them (with their URIs), {"uri": "..."} to read one, {"cursor": "..."} for the next page of a long listing.`,
+        `Call with {} to list them (with their URIs), {"uri": "..."} to read one (also the files of its skills, skill://...), {"cursor": "..."} for the next page of a long listing.`,
       inputSchema: {
         type: "object",
         properties: {
@@ -224,7 +243,8 @@ export class McpManager implements ConnectionListener {
       source: `mcp:${c.name}`,
       meta: { mcpServer: c.name, mcpResources: true },
       run: async (input: { uri?: string; cursor?: string }, ctx) => {
-        if (input.uri) return resourceContentsToText(await c.readResource(input.uri, ctx.signal));
+        // Through the skills: a file of a skill listed with digests is checked against its digest.
+        if (input.uri) return resourceContentsToText(await this.skills.readResource(c, input.uri, ctx.signal));
         const { resources, templates, nextCursor } = await c.listResources(input.cursor, ctx.signal);
         const lines: string[] = [];
         for (const r of resources) {
@@ -289,7 +309,7 @@ export class McpManager implements ConnectionListener {
         }
         if (verb) return "Usage: /mcp [reconnect <server>]";
         return this.status()
-          .map((s) => `${s.name}: ${s.status} (${s.transport}), ${s.tools} tools${s.error ? ` — ${s.error}` : ""}`)
+          .map((s) => `${s.name}: ${s.status} (${s.transport}), ${s.tools} tools${s.skills ? `, ${s.skills} skills` : ""}${s.error ? ` — ${s.error}` : ""}`)
           .join("\n");
       },
     };

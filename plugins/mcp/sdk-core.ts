@@ -4,6 +4,7 @@ export {
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 export { ProcessTransport } from "./stdio-transport.js";

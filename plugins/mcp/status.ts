@@ -18,6 +18,8 @@ export interface McpServerStatus {
   prompts: number;
   /** Whether the server has resources (listed and read through `mcp__<server>__resources`). */
   resources: boolean;
+  /** Skills it serves, registered as `<server>-<name>` (absent for servers that never connected). */
+  skills?: number;
   /** Time the last connection attempt took, in ms. */
   connectMs?: number;
   error?: string;
