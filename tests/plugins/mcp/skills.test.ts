@@ -51,7 +51,7 @@ describe("skills served by MCP servers (skill:// resources)", () => {
 
     // The invalid one, with its reason; it is the only problem (file:///notes.txt is no skill).
     expect(problems(host)).toEqual([
-      'MCP server docs: skill skill://broken/SKILL.md skipped: name "not-broken" differs from its folder "broken".',
+      'MCP server docs: skill skill://broken/SKILL.md skipped: name "not-broken" differs from the name its address gives, "broken".',
     ]);
     expect(host.problems[0]).toMatchObject({ kind: "server", name: "docs", plugin: "mcp" });
     expect(await host.tools.call("mcp__docs__echo", { text: "still here" })).toMatchObject({ ok: true, output: "still here" });
