@@ -1,11 +1,14 @@
 /**
  * Child process bookkeeping: no child outlives its host. Each host has its own `ProcessScope`;
  * plugins and tools register the children they start with it (`ctx.processes.track`), and closing
- * the host stops those and only those. A synchronous `exit` handler over every scope is the last line
- * of defence (uncaught errors, `process.exit`). Children spawned with `detached: true` lead their own
- * process group, so the whole group (grandchildren included) is signalled.
+ * the host stops those and only those. A synchronous `exit` handler over every scope covers uncaught
+ * errors and `process.exit`; for a death no code runs after (`kill -9`, a crash), a watchdog shell
+ * holds the list too and kills what is on it when the pipe from this process closes. Children spawned
+ * with `detached: true` lead their own process group, so the whole group (grandchildren included) is
+ * signalled.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync, writeSync } from "node:fs";
 import type { ProcessTracker, TrackableProcess } from "./types.js";
 
 interface Tracked {
@@ -29,9 +32,68 @@ function installExitHandler(): void {
   if (exitHandlerInstalled) return;
   exitHandlerInstalled = true;
   process.on("exit", () => {
-    for (const scope of scopes) for (const t of scope.tracked.values()) signal(t, "SIGKILL");
+    for (const scope of scopes) {
+      for (const t of scope.tracked.values()) {
+        signal(t, "SIGKILL");
+        watchdog.forget(t, true);
+      }
+    }
   });
 }
+
+/**
+ * A `sh` that outlives this process: it reads `a <id>` / `r <id>` lines (an id is a pid, or `-pgid` for
+ * a group) and, when its stdin closes because this process died, SIGKILLs every id still listed. It
+ * ignores the terminal's signals so a Ctrl-C to the whole group does not take it before its work.
+ */
+const WATCHDOG = `trap '' INT TERM HUP
+ids=""
+while read -r op id; do
+  case "$op" in
+    a) ids="$ids $id" ;;
+    r) kept=""; for i in $ids; do [ "$i" = "$id" ] || kept="$kept $i"; done; ids=$kept ;;
+  esac
+done
+for i in $ids; do kill -KILL -- "$i" 2>/dev/null; done`;
+
+const watchdog = {
+  child: undefined as ChildProcess | undefined,
+  failed: false,
+  /** The pipe's descriptor, for writes that must land before this process exits. */
+  fd(): number | undefined {
+    return (this.child?.stdin as unknown as { _handle?: { fd?: number } } | undefined)?._handle?.fd;
+  },
+  write(line: string, sync = false): void {
+    if (this.failed || process.platform === "win32") return;
+    if (!this.child) {
+      try {
+        this.child = spawn("/bin/sh", ["-c", WATCHDOG], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+        this.child.on("error", () => (this.failed = true));
+        this.child.stdin?.on("error", () => (this.failed = true));
+        // It must never keep this process alive, nor be stopped by it except through its stdin.
+        this.child.unref();
+        (this.child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+      } catch {
+        this.failed = true;
+        return;
+      }
+    }
+    const fd = sync ? this.fd() : undefined;
+    try {
+      if (fd !== undefined) writeSync(fd, line);
+      else this.child.stdin?.write(line);
+    } catch {
+      /* the watchdog is gone: the exit handler still runs */
+    }
+  },
+  remember(t: Tracked): void {
+    this.write(`a ${t.group ? -t.pid : t.pid}\n`);
+  },
+  /** Off the list: the child ended, or was stopped (so a later process reusing its pid is never hit). */
+  forget(t: Tracked, sync = false): void {
+    if (this.child) this.write(`r ${t.group ? -t.pid : t.pid}\n`, sync);
+  },
+};
 
 /** The children of one host. */
 export class ProcessScope implements ProcessTracker {
@@ -46,15 +108,28 @@ export class ProcessScope implements ProcessTracker {
     const pid = child.pid;
     if (!pid) return () => {};
     installExitHandler();
-    this.tracked.set(pid, { pid, group: options.group ?? false });
-    const untrack = () => void this.tracked.delete(pid);
+    const t = { pid, group: options.group ?? false };
+    this.tracked.set(pid, t);
+    watchdog.remember(t);
+    const untrack = () => {
+      if (this.tracked.get(pid) !== t) return;
+      this.tracked.delete(pid);
+      watchdog.forget(t);
+    };
     if (typeof child.once === "function") child.once("exit", untrack);
     return untrack;
   }
 
   /** Terminate every child of this scope; the scope stays usable (a later child is tracked again). */
   async killAll(graceMs = 1500): Promise<void> {
-    await Promise.all([...this.tracked.values()].map((t) => terminate(t.pid, { group: t.group, graceMs }).then(() => this.tracked.delete(t.pid))));
+    await Promise.all(
+      [...this.tracked.values()].map((t) =>
+        terminate(t.pid, { group: t.group, graceMs }).then(() => {
+          this.tracked.delete(t.pid);
+          watchdog.forget(t);
+        }),
+      ),
+    );
   }
 
   /** Stop and forget the scope (host closed). */
