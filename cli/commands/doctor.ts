@@ -1,5 +1,5 @@
 /** `agent doctor`: config, plugins, tools and the problems found. Exit 1 when there are problems. */
-import { AgentError, resolveModel } from "../../core/index.js";
+import { AgentError, resolveModel, type PluginHost } from "../../core/index.js";
 import { version } from "../context.js";
 import { defineAppCommand } from "./_define.js";
 
@@ -38,7 +38,7 @@ export default defineAppCommand({
       plugins: host.plugins.map((p) => ({ name: p.name, status: p.status, error: p.error })),
       tools: Object.fromEntries(bySource),
       commands: host.commands.list().length,
-      skills: host.skills.list().length,
+      skills: skillsReport(host),
       problems: [...modelProblems, ...host.problems.map((p) => p.message)],
       warnings,
     };
@@ -55,6 +55,9 @@ export default defineAppCommand({
     else out.push(`${ok(!modelProblems.length)} model: ${model}${modelProblems.length ? `: ${modelProblems[0]}` : ""}`);
     for (const p of report.plugins) out.push(`${p.status === "disabled" ? "off " : ok(p.status === "loaded")} plugin ${p.name}${p.status === "disabled" ? " (disabled)" : ""}${p.error ? `: ${p.error}` : ""}`);
     out.push(`tools: ${[...bySource].map(([s, n]) => `${s} ${n}`).join(", ") || "none"}`);
+    const sk = report.skills;
+    const more = (["always", "user-only", "disabled"] as const).filter((k) => sk.states[k]).map((k) => `, ${sk.states[k]} ${k}`).join("");
+    out.push(`skills: ${sk.states.listed} listed, ${sk.states.shortened} shortened, ${sk.states["left out"]} left out${more} (budget ${sk.budget})`);
     out.push(`permission mode: ${report.permissionMode}`);
     if (report.problems.length) {
       out.push("", `${report.problems.length} problem(s):`, ...report.problems.map((p) => `  - ${p}`));
@@ -63,3 +66,21 @@ export default defineAppCommand({
     return report.problems.length ? 1 : 0;
   },
 });
+
+/**
+ * Skills by catalog state. The skills plugin publishes its catalog's cut in the meta of its `skill` tool
+ * (the CLI may not import plugins); with no such tool no skill is listed, so the rest count as left out.
+ */
+function skillsReport(host: PluginHost) {
+  const tool = host.tools.get("skill");
+  const meta = (tool?.plugin === "skills" ? tool.meta?.catalog : undefined) as Record<"listed" | "shortened" | "leftOut" | "always" | "userOnly" | "disabled", string[]> & { budget: number } | undefined;
+  const cfg = (host.config.skills ?? {}) as { budget?: number; always?: string[]; disabled?: string[] };
+  const all = host.skills.list();
+  const disabled = meta?.disabled ?? all.filter((s) => cfg.disabled?.includes(s.name)).map((s) => s.name);
+  const always = meta?.always ?? all.filter((s) => !disabled.includes(s.name) && cfg.always?.includes(s.name)).map((s) => s.name);
+  const userOnly = meta?.userOnly ?? all.filter((s) => ![...disabled, ...always].includes(s.name) && s.meta?.disableModelInvocation === true).map((s) => s.name);
+  const leftOut = meta?.leftOut ?? all.map((s) => s.name).filter((n) => ![...disabled, ...always, ...userOnly].includes(n));
+  const shortened = meta?.shortened ?? [];
+  const states = { listed: meta?.listed.length ?? 0, shortened: shortened.length, "left out": leftOut.length, always: always.length, "user-only": userOnly.length, disabled: disabled.length };
+  return { budget: meta?.budget ?? cfg.budget ?? 8000, states, shortened, leftOut };
+}

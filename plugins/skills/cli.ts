@@ -1,5 +1,6 @@
 /** `agent skills [--json]`: every skill found, with where it lives and its state. */
 import { defineCliCommand, type RegisteredSkill } from "../../core/index.js";
+import { buildCatalog, settingsOf, type CatalogState } from "./catalog.js";
 import { getSkillsReport } from "./report.js";
 
 export interface SkillRow {
@@ -8,8 +9,13 @@ export interface SkillRow {
   source: string;
   plugin?: string;
   path?: string;
-  /** `listed`: in the model's catalog. `user-only`: a /command only (disable-model-invocation). `disabled`: by config. `shadowed`: another skill of the same name won. `invalid`: skipped. */
-  state: "listed" | "user-only" | "disabled" | "shadowed" | "invalid";
+  /**
+   * `listed`: in the model's catalog. `shortened`: listed with its description cut to fit `skills.budget`.
+   * `left out`: not listed, to fit the budget (still a /command). `always`: its body is in every request
+   * (`skills.always`). `user-only`: a /command only (disable-model-invocation). `disabled`: by config.
+   * `shadowed`: another skill of the same name won. `invalid`: skipped.
+   */
+  state: CatalogState | "shadowed" | "invalid";
   /** Why it is shadowed or invalid. */
   problem?: string;
 }
@@ -23,13 +29,14 @@ export const skillsCli = defineCliCommand({
   async run(ctx) {
     const host = await ctx.openHost({ quiet: true });
     const report = getSkillsReport(host);
+    const catalog = buildCatalog(host.skills.list(), settingsOf(host.config.skills), host.workspace.root);
     const rows: SkillRow[] = host.skills.list().map((s: RegisteredSkill) => ({
       name: s.name,
       description: s.description,
       source: s.source,
       plugin: s.plugin,
       ...(s.path ? { path: s.path } : {}),
-      state: s.meta?.disableModelInvocation === true ? "user-only" : "listed",
+      state: catalog.states.get(s.name) ?? "listed",
     }));
     for (const s of report.discovery?.skills ?? []) {
       if (report.disabled.includes(s.name)) rows.push({ name: s.name, description: s.description, source: s.root.label, path: s.file, state: "disabled" });
@@ -45,6 +52,8 @@ export const skillsCli = defineCliCommand({
       return 0;
     }
     ctx.print(ctx.table(rows.map((r) => [r.name, r.state, r.source, r.problem ?? r.path ?? ""]), ["NAME", "STATE", "SOURCE", "PATH / PROBLEM"]));
+    const cut = catalog.shortened.length || catalog.leftOut.length ? `; ${catalog.shortened.length} shortened, ${catalog.leftOut.length} left out to fit` : "";
+    ctx.print(`\nCatalog: ${catalog.lines.length} skill${catalog.lines.length === 1 ? "" : "s"}, ${catalog.text.length} of ${catalog.budget} characters (skills.budget)${cut}.`);
     return 0;
   },
 });

@@ -42,12 +42,15 @@ export interface Discovery {
   shadowed: Shadowed[];
 }
 
-export function skillRoots(o: { projectRoot: string; userConfigDir: string; plugins: readonly { name: string; skillDirs: readonly string[] }[]; bundledDir?: string }): SkillRoot[] {
+/** With user config off (`userConfigDir` undefined: tests, `createHost({ userConfigDir: false })`), no user folder is read either. */
+export function skillRoots(o: { projectRoot: string; userConfigDir: string | undefined; plugins: readonly { name: string; skillDirs: readonly string[] }[]; bundledDir?: string }): SkillRoot[] {
   const home = os.homedir();
   const roots: SkillRoot[] = [];
   for (const rel of [".agent/skills", ".agents/skills", ".claude/skills"]) roots.push({ dir: path.join(o.projectRoot, rel), scope: "project", label: `project:${rel}` });
-  roots.push({ dir: path.join(o.userConfigDir, "skills"), scope: "user", label: "user:config" });
-  for (const rel of [".agents/skills", ".claude/skills"]) roots.push({ dir: path.join(home, rel), scope: "user", label: `user:~/${rel}` });
+  if (o.userConfigDir !== undefined) {
+    roots.push({ dir: path.join(o.userConfigDir, "skills"), scope: "user", label: "user:config" });
+    for (const rel of [".agents/skills", ".claude/skills"]) roots.push({ dir: path.join(home, rel), scope: "user", label: `user:~/${rel}` });
+  }
   // A plugin's skills are shown as its own, like its tools and commands.
   for (const p of o.plugins) for (const dir of p.skillDirs) roots.push({ dir, scope: "plugin", label: p.name });
   if (o.bundledDir) roots.push({ dir: o.bundledDir, scope: "bundled", label: "bundled" });

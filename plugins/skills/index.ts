@@ -2,15 +2,19 @@
  * The skills plugin: finds `SKILL.md` skills in every place they live (discover.ts), checks each against
  * the Agent Skills rules, and registers them through `ctx.skills.add`, the same registration gate every
  * source of skills passes. Clashes and invalid skills are reported with their paths, never silent.
- * `agent skills` lists them with their state. Written only against the public plugin API.
+ * Then every registered skill, whatever registered it, reaches the model (runtime.ts): a catalog in the
+ * system prompt, the `skill` tool to load one, `/<name>` commands, and `skills.always`. `agent skills`
+ * lists them with their state. Written only against the public plugin API (see README.md here).
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { definePlugin, z, type PluginContext } from "../../core/index.js";
 import { skillsCli } from "./cli.js";
+import { splitAllowedTools } from "./allowed-tools.js";
 import { discoverSkills, skillRoots } from "./discover.js";
 import { skillsReport } from "./report.js";
+import { SkillsRuntime } from "./runtime.js";
 
 export { getSkillsReport } from "./report.js";
 
@@ -21,8 +25,12 @@ declare module "../../core/index.js" {
 }
 
 export const SkillsConfigSchema = z.strictObject({
-  /** Skills kept out of the catalog and not registered at all. */
+  /** Skills hidden entirely: not in the catalog, no command, not loadable (and not registered when found on disk). */
   disabled: z.array(z.string()).optional(),
+  /** Skills whose full bodies go into every request's system prompt (outside the catalog's budget). */
+  always: z.array(z.string()).optional(),
+  /** Characters the catalog section of the system prompt may take (default 8000). */
+  budget: z.number().int().nonnegative().optional(),
 });
 export type SkillsConfig = z.infer<typeof SkillsConfigSchema>;
 
@@ -39,16 +47,21 @@ function bundledSkillsDir(): string | undefined {
 
 export default definePlugin({
   name: "skills",
+  // Every handler runs after the other plugins': the `/<skill>` commands lose any name clash, the
+  // catalog sees every skill registered, and it is appended after others edited the system prompt.
+  enforce: "post",
   configSections: { skills: { schema: SkillsConfigSchema } },
   cli: [skillsCli],
   setup(ctx: PluginContext) {
-    const config = (ctx.config.skills ?? {}) as SkillsConfig;
-    const disabled = config.disabled ?? [];
+    const runtime = new SkillsRuntime(ctx);
+    const { disabled } = runtime.settings;
     skillsReport(ctx.host).disabled = disabled;
-    ctx.hooks.registerSkills.tap("discover", async (registrar) => {
+    // Found before anyone's registerSkills, so a project's or the user's skill wins a name clash with a
+    // plugin's inline one; in this phase (not setup) so only plugins that set up fine count.
+    ctx.hooks.registerCommands.tap("discover", async () => {
       const roots = skillRoots({
         projectRoot: ctx.workspace.root,
-        userConfigDir: ctx.userConfigDir ?? path.join(ctx.workspace.root, ".agent", "no-user-config"),
+        userConfigDir: ctx.userConfigDir,
         plugins: ctx.host.plugins.filter((p) => p.status === "loaded"),
         bundledDir: bundledSkillsDir(),
       });
@@ -60,15 +73,30 @@ export default definePlugin({
       }
       for (const skill of found.skills) {
         if (disabled.includes(skill.name)) continue;
-        registrar.add({
+        ctx.skills.add({
           name: skill.name,
           description: skill.description,
           content: skill.body,
           path: skill.file,
           source: skill.root.label,
-          meta: { scope: skill.root.scope, dir: skill.dir, allowedTools: skill.allowedTools, disableModelInvocation: skill.disableModelInvocation, ...(skill.license ? { license: skill.license } : {}), ...(skill.compatibility ? { compatibility: skill.compatibility } : {}), metadata: skill.metadata },
+          meta: {
+            scope: skill.root.scope,
+            dir: skill.dir,
+            // From the raw frontmatter: `Bash(git log:*)` is one entry, not two.
+            allowedTools: splitAllowedTools(skill.frontmatter["allowed-tools"] ?? skill.allowedTools),
+            disableModelInvocation: skill.disableModelInvocation,
+            ...(skill.license ? { license: skill.license } : {}),
+            ...(skill.compatibility ? { compatibility: skill.compatibility } : {}),
+            metadata: skill.metadata,
+          },
         });
       }
     });
+    // Last of the last phase: every skill is registered, every other command too (a clash is theirs).
+    ctx.hooks.registerSkills.tap("catalog", () => {
+      runtime.sync();
+      runtime.reportUnknownNames();
+    });
+    ctx.hooks.beforeModelRequest.tap("catalog", (request) => runtime.beforeModelRequest(request));
   },
 });
