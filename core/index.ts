@@ -110,3 +110,4 @@ export { hostVersion } from "./version.js";
 export { tooDeep, MAX_CONFIG_DEPTH } from "./depth.js";
 export { parseJson, parseJsonConfig, JsonSyntaxError } from "./json.js";
 export { parseSkillFile, type SkillFile, type ParsedSkill } from "./skill-file.js";
+export { splitToolList, toolRules } from "./tool-names.js";

@@ -7,6 +7,7 @@
  * and ignored, as clients do. CRLF files and folded (`>`) descriptions work.
  */
 import path from "node:path";
+import { splitToolList } from "./tool-names.js";
 
 export interface SkillFile {
   name: string;
@@ -75,7 +76,7 @@ export async function parseSkillFile(file: string, text: string, options: { expe
   }
   const tools = f["allowed-tools"];
   if (tools !== undefined && typeof tools !== "string" && !Array.isArray(tools)) return { ok: false, error: "allowed-tools must be a space-separated string" };
-  const allowedTools = (Array.isArray(tools) ? tools.map(String) : typeof tools === "string" ? tools.split(/[\s,]+/) : []).filter(Boolean);
+  const allowedTools = splitToolList(tools);
   return {
     ok: true,
     skill: {

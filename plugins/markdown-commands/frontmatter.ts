@@ -4,6 +4,7 @@
  * files often hold values strict YAML refuses (`argument-hint: [pr] [priority]`), and Claude Code reads
  * them by quoting such values and parsing again; so do we, and only a file that still fails is invalid.
  */
+import { splitToolList } from "../../core/index.js";
 
 export interface CommandFile {
   /** From the frontmatter, else the body's first non-empty line (shortened). */
@@ -66,24 +67,6 @@ function rawValue(yaml: string, key: string): string | undefined {
   return undefined;
 }
 
-/** Split `Bash(git add:*), Read Grep` on commas and spaces outside parentheses. */
-export function splitToolList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap((v) => splitToolList(String(v)));
-  if (typeof value !== "string") return [];
-  const out: string[] = [];
-  let depth = 0;
-  let word = "";
-  for (const ch of value) {
-    if (ch === "(") depth++;
-    else if (ch === ")") depth = Math.max(0, depth - 1);
-    if (depth === 0 && (ch === "," || /\s/.test(ch))) {
-      if (word) out.push(word);
-      word = "";
-    } else word += ch;
-  }
-  if (word) out.push(word);
-  return out;
-}
 
 function firstLine(body: string): string | undefined {
   const line = body

@@ -4,7 +4,7 @@
  * body through the gate, and hand back the prompt for the model.
  */
 import type { CommandContext, CommandResult, PluginContext } from "../../core/index.js";
-import { mapAllowedTools } from "./allowed-tools.js";
+import { toolRules } from "../../core/index.js";
 import { argumentValues } from "./arguments.js";
 import { loadCommand, type FoundCommand } from "./discover.js";
 import { expandBody } from "./expand.js";
@@ -45,7 +45,7 @@ export async function runMarkdownCommand(found: FoundCommand, args: string, cctx
     once(`model\n${name}`, () => plugin.log.info(`/${name}: frontmatter model "${cmd.model}" is not supported yet; the session's model answers.`));
   }
   if (cmd.allowedTools.length) {
-    const { rules, dropped } = mapAllowedTools(cmd.allowedTools, cctx.host.tools.list());
+    const { rules, dropped } = toolRules(cmd.allowedTools, cctx.host.tools.list());
     if (dropped.length) {
       once(`dropped\n${name}\n${dropped.join("\n")}`, () => plugin.log.warn(`/${name}: allowed-tools ${dropped.join(", ")} name no tool here; dropped.`));
     }

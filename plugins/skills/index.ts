@@ -11,7 +11,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { definePlugin, z, type PluginContext } from "../../core/index.js";
 import { skillsCli } from "./cli.js";
-import { splitAllowedTools } from "./allowed-tools.js";
 import { discoverSkills, skillRoots } from "./discover.js";
 import { skillsReport } from "./report.js";
 import { SkillsRuntime } from "./runtime.js";
@@ -83,7 +82,7 @@ export default definePlugin({
             scope: skill.root.scope,
             dir: skill.dir,
             // From the raw frontmatter: `Bash(git log:*)` is one entry, not two.
-            allowedTools: splitAllowedTools(skill.frontmatter["allowed-tools"] ?? skill.allowedTools),
+            allowedTools: skill.allowedTools,
             disableModelInvocation: skill.disableModelInvocation,
             ...(skill.license ? { license: skill.license } : {}),
             ...(skill.compatibility ? { compatibility: skill.compatibility } : {}),

@@ -5,7 +5,7 @@
  * conversation: a second load says so instead of repeating the body, until the conversation is cleared.
  */
 import type { PluginContext, RegisteredSkill } from "../../core/index.js";
-import { allowedToolsOf, mapAllowedTools } from "./allowed-tools.js";
+import { splitToolList, toolRules } from "../../core/index.js";
 import { listSkillFiles, skillDir } from "./files.js";
 
 export type LoadedBy = "model" | "user" | "always";
@@ -102,9 +102,9 @@ export class SkillLoader {
    * said to the model, and to the user when refused.
    */
   private async allowedToolsNote(skill: RegisteredSkill, waitMs?: number): Promise<string> {
-    const listed = allowedToolsOf(skill);
+    const listed = splitToolList(skill.meta?.allowedTools ?? skill.meta?.["allowed-tools"]);
     if (!listed.length) return "";
-    const mapped = mapAllowedTools(listed, (n) => this.ctx.host.tools.get(n) !== undefined);
+    const mapped = toolRules(listed, this.ctx.host.tools.list());
     const lines = [`This skill lists allowed-tools: ${listed.join(" ")}.`];
     if (mapped.dropped.length) lines.push(`Ignored (no such tool here): ${mapped.dropped.join(", ")}.`);
     if (!mapped.rules.length) return lines.join("\n");

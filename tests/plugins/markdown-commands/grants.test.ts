@@ -1,24 +1,11 @@
 /** `allowed-tools`: Claude Code names mapped to ours, asked as a session grant before any `!` runs. */
 import { existsSync } from "node:fs";
 import { expect, test } from "vitest";
-import { mapAllowedTools } from "../../../plugins/markdown-commands/allowed-tools.js";
 import { md, mdHost, useMdHosts } from "./_helpers.js";
 
 useMdHosts();
 
 const TOUCH = md("Made: !`touch granted.txt && echo yes`", { "allowed-tools": "Bash(touch:*), Bash(echo:*), Task, WebFetch" });
-
-test("Claude Code tool names map to ours, keeping the pattern; unknown names are dropped", () => {
-  const list = ["Bash(git add:*)", "Read", "Write", "Edit", "MultiEdit", "Glob", "LS", "Grep", "Task", "mcp__demo__add", "nope(x)", "constructor"];
-  const expected = {
-    rules: ["run_command(git add:*)", "read_file", "write_file", "edit_file", "list_files", "grep", "mcp__demo__add"],
-    dropped: ["Task", "nope(x)", "constructor"],
-  };
-  // From the table when the tools declare no aliases…
-  expect(mapAllowedTools(list, [{ name: "mcp__demo__add" }, { name: "grep" }])).toEqual(expected);
-  // …and from the registry's aliases when they do (a tools plugin of its own may name them differently).
-  expect(mapAllowedTools(["Bash(ls:*)", "Shell"], [{ name: "sh", aliases: ["Bash", "Shell"] }])).toEqual({ rules: ["sh(ls:*)", "sh"], dropped: [] });
-});
 
 test("granted with permissions.grants: allow, the ! command runs without a rule; asked once per session", async () => {
   const t = await mdHost({ ".claude/commands/make.md": TOUCH }, { config: { permissions: { grants: "allow" } } });

@@ -2,7 +2,6 @@
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
 import type { RegisteredSkill } from "../../../core/index.js";
-import { mapAllowedTools, splitAllowedTools } from "../../../plugins/skills/allowed-tools.js";
 import { buildCatalog, HEADER, MIN_DESCRIPTION, settingsOf, shorten } from "../../../plugins/skills/catalog.js";
 import { listSkillFiles, MAX_FILES } from "../../../plugins/skills/files.js";
 import { cleanupTemp, tempDir, writeFile } from "../../helpers/project.js";
@@ -71,15 +70,6 @@ test("descriptions are one line in the catalog; a skill without a path shows its
   expect(c.text).toContain("- remote: Two lines. (mcp:docs)");
 });
 
-test("allowed-tools: Claude Code names map to ours with their patterns; unknown ones are dropped", () => {
-  const listed = splitAllowedTools("Bash(git log:*) Read, Write Edit MultiEdit Glob LS Grep WebFetch mcp__gh__issue Bash(npm test:*)");
-  expect(listed).toEqual(["Bash(git log:*)", "Read", "Write", "Edit", "MultiEdit", "Glob", "LS", "Grep", "WebFetch", "mcp__gh__issue", "Bash(npm test:*)"]);
-  const m = mapAllowedTools(listed, (n) => n === "mcp__gh__issue");
-  expect(m.rules).toEqual(["run_command(git log:*)", "read_file", "write_file", "edit_file", "list_files", "grep", "mcp__gh__issue", "run_command(npm test:*)"]);
-  expect(m.dropped).toEqual(["WebFetch"]);
-  // An earlier split on spaces (core's frontmatter parser) is mended.
-  expect(splitAllowedTools(["Bash(git", "log:*)", "Read"])).toEqual(["Bash(git log:*)", "Read"]);
-});
 
 test("a skill's files: absolute, SKILL.md and hidden entries skipped, bounded in count", () => {
   const dir = tempDir("skill-files-");
