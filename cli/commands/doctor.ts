@@ -1,6 +1,7 @@
 /** `agent doctor`: config, plugins, tools and the problems found. Exit 1 when there are problems. */
 import { AgentError, resolveModel, type PluginHost } from "../../core/index.js";
 import { version } from "../context.js";
+import { unmatchedRules } from "../rule-check.js";
 import { defineAppCommand } from "./_define.js";
 
 export default defineAppCommand({
@@ -24,6 +25,8 @@ export default defineAppCommand({
         modelProblems.push(err instanceof AgentError ? err.message : String(err));
       }
     }
+    // A rule naming no tool does nothing: a warning (a pasted `Bash(rm:*)` deny rule is worth seeing).
+    for (const w of unmatchedRules(host)) warnings.push(w.message);
     const bySource = new Map<string, number>();
     for (const t of host.tools.list()) bySource.set(t.source, (bySource.get(t.source) ?? 0) + 1);
     const report = {
@@ -51,6 +54,7 @@ export default defineAppCommand({
     out.push(`agent ${report.version} on Node ${report.node}`);
     out.push(`project root: ${report.projectRoot}`);
     out.push(`${ok(true)} config: ${report.configFiles.length ? report.configFiles.join(", ") : "no config files (defaults)"}`);
+    for (const w of warnings.filter((x) => !x.startsWith("model: "))) out.push(`warn ${w}`);
     if (!model) out.push(`warn ${warnings[0]}`);
     else out.push(`${ok(!modelProblems.length)} model: ${model}${modelProblems.length ? `: ${modelProblems[0]}` : ""}`);
     for (const p of report.plugins) out.push(`${p.status === "disabled" ? "off " : ok(p.status === "loaded")} plugin ${p.name}${p.status === "disabled" ? " (disabled)" : ""}${p.error ? `: ${p.error}` : ""}`);

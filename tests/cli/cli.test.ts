@@ -401,6 +401,16 @@ describe.concurrent("agent plugins, config, doctor, audit", () => {
     expect(report.tools.testkit).toBe(6);
   });
 
+  test("doctor: a rule that names no tool is a warning, with the rule it most likely means", async () => {
+    const r = await cli(project({ permissions: { deny: ["Bash(rm:*)"], allow: ["mcp__nowhere__*"] } }), ["doctor"]);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toContain('warn permissions.deny[0] "Bash(rm:*)" names no registered tool, so it denies nothing; did you mean "run_command(rm:*)"?');
+    expect(r.stdout).toContain('warn permissions.allow[0] "mcp__nowhere__*" names no registered tool, so it allows nothing (is its plugin or MCP server loaded?)');
+    expect(json(await cli(project({ permissions: { deny: ["Bash(rm:*)"] } }), ["doctor", "--json"])).warnings).toContain(
+      'permissions.deny[0] "Bash(rm:*)" names no registered tool, so it denies nothing; did you mean "run_command(rm:*)"?',
+    );
+  });
+
   test("audit --tail N --json prints the last N records as JSON lines", async () => {
     const p = project();
     expect((await cli(p, ["call", "echo", '{"text":"one"}'])).code).toBe(0);
