@@ -203,6 +203,18 @@ export function createPrettyRenderer(options: PrettyOptions) {
           line(toolLine(e, r));
           break;
         }
+        case "skill_loaded":
+          line(s.cyan(`◆ skill ${e.name} loaded${e.by === "model" ? "" : e.by === "user" ? " (you asked)" : " (always on)"} · ${e.source}`));
+          break;
+        case "skills_trimmed":
+          if (e.shortened.length || e.leftOut.length) {
+            const parts = [e.shortened.length && `${e.shortened.length} shortened`, e.leftOut.length && `${e.leftOut.length} left out (${clip(e.leftOut.join(", "), 60)})`].filter(Boolean);
+            line(s.yellow(`◆ skill catalog over its ${e.budget}-character budget: ${parts.join(", ")} · agent skills shows which`));
+          }
+          break;
+        case "permission_grant":
+          line((e.decision === "allow" ? s.green : s.yellow)(`◆ ${e.plugin}: ${e.rules.join(", ")} ${e.decision === "allow" ? "allowed" : "not allowed"} for this session (${e.reason}; ${e.by})`));
+          break;
         case "retry":
           line(s.yellow(`↻ ${clip(firstLine(e.message), width() - 40)} · retrying in ${formatDuration(e.delayMs)} (attempt ${e.attempt + 1} of ${e.maxAttempts})`));
           break;

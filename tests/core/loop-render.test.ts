@@ -66,6 +66,20 @@ describe("pretty", () => {
     expect(lines[3]).toMatch(/^── 2 turns · 3\.3k in \/ 52 out tokens · /);
   });
 
+  test("skills loaded, a trimmed catalog and grants are each shown on a line of their own", () => {
+    const err = new Sink();
+    const r = createPrettyRenderer({ out: new Sink(), err });
+    r.handle({ type: "skill_loaded", name: "pdf-forms", source: "project:.agent/skills", by: "model" });
+    r.handle({ type: "skills_trimmed", budget: 800, listed: 3, shortened: ["a"], leftOut: ["b", "c"] });
+    r.handle({ type: "permission_grant", plugin: "skills", rules: ["run_command(git:*)"], reason: "skill x lists allowed-tools", decision: "deny", by: "no terminal to ask" });
+    r.dispose();
+    expect(err.text.split("\n").filter(Boolean)).toEqual([
+      "◆ skill pdf-forms loaded · project:.agent/skills",
+      "◆ skill catalog over its 800-character budget: 1 shortened, 2 left out (b, c) · agent skills shows which",
+      "◆ skills: run_command(git:*) not allowed for this session (skill x lists allowed-tools; no terminal to ask)",
+    ]);
+  });
+
   test("a terminal: the text streams, a spinner runs, colours are on unless NO_COLOR", () => {
     const out = new Sink(true);
     const err = new Sink(true);
