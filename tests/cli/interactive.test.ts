@@ -199,3 +199,38 @@ test("Ctrl-C cancels the running request and the session goes on; slash commands
   s.type("/exit\r");
   expect(await s.exited).toBe(0);
 });
+
+test("built-in, Markdown and skill commands in the session: /permissions, /mode typed by the user, a .agent command, a /<skill>", async () => {
+  srv = await startFake("openai", ["Reviewed x.ts.", "Used the skill."]);
+  project = await makeProject({ model: "openai:gpt-fake", providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } }, permissions: { deny: ["run_command(rm:*)"] } });
+  writeFileSync(path.join(project.dir, "x.ts"), "export const x = 1;\n");
+  const { mkdirSync } = await import("node:fs");
+  mkdirSync(path.join(project.dir, ".agent/commands"), { recursive: true });
+  writeFileSync(path.join(project.dir, ".agent/commands/review.md"), "---\ndescription: Review a file\n---\nReview $1 for bugs.\n");
+  mkdirSync(path.join(project.dir, ".agent/skills/tidy-up"), { recursive: true });
+  writeFileSync(path.join(project.dir, ".agent/skills/tidy-up/SKILL.md"), "---\nname: tidy-up\ndescription: Tidy a file.\n---\nRemove dead code, then format.\n");
+  pty = new PtySession(project.dir, cleanEnv({}, project.dir));
+  const s = pty;
+  await s.waitFor("Type a task.");
+  await s.prompt();
+
+  s.type("/permissions\r");
+  await s.waitFor("Mode: default (change it with /mode)");
+  await s.waitFor("deny  run_command(rm:*)");
+  await s.prompt();
+  s.type("/mode plan\r");
+  await s.waitFor("Permission mode: plan");
+  await s.prompt();
+  s.type("/review x.ts\r");
+  await s.waitFor("Reviewed x.ts.");
+  await s.prompt();
+  expect(srv.requests[0].body.messages.at(-1)).toEqual({ role: "user", content: "Review x.ts for bugs." });
+  s.type("/tidy-up x.ts\r");
+  await s.waitFor("Used the skill.");
+  await s.prompt();
+  expect(JSON.stringify(srv.requests[1].body.messages.at(-1))).toContain("Remove dead code, then format.");
+  s.type("/exit\r");
+  expect(await s.exited).toBe(0);
+  const audit = readFileSync(path.join(project.dir, ".agent/audit.jsonl"), "utf8");
+  expect(audit).toMatch(/"kind":"mode".*"source":"user:\/mode \(plugin commands\)"/);
+});
