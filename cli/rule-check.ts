@@ -1,9 +1,10 @@
 /**
  * Permission rules that match no registered tool: harmless for allow rules, alarming for deny rules
- * (a `Bash(rm:*)` pasted from Claude Code denies nothing here). `agent doctor` warns about each, with
- * the rule it most likely means when a tool is known by that name (`aliases`: `Bash` is `run_command`).
+ * (a `bash(rm:*)` denies nothing: names are case-sensitive). `agent doctor` warns about each, with the
+ * rule it most likely means when a tool is known by that name in another case. Rules written with an
+ * alias (Claude Code's `Bash(rm:*)`) match the tool and are not reported.
  */
-import { parsePermissionRule, type PluginHost } from "../core/index.js";
+import { parsePermissionRule, ruleNamesTool, type PluginHost } from "../core/index.js";
 
 export interface RuleWarning {
   key: string;
@@ -19,10 +20,11 @@ export function unmatchedRules(host: PluginHost): RuleWarning[] {
   for (const list of ["deny", "ask", "allow"] as const) {
     for (const [i, rule] of (perms[list] ?? []).entries()) {
       const parsed = parsePermissionRule(rule);
-      if (tools.some((t) => parsed.tool(t.name))) continue;
+      if (tools.some((t) => ruleNamesTool(parsed, t))) continue;
       const open = rule.indexOf("(");
-      const toolPart = open < 0 ? rule : rule.slice(0, open);
-      const known = tools.find((t) => t.aliases?.includes(toolPart));
+      const toolPart = (open < 0 ? rule : rule.slice(0, open)).trim().toLowerCase();
+      // Names are case-sensitive: `bash(rm:*)` or `Read_File` name nothing, but the intent is plain.
+      const known = tools.find((t) => [t.name, ...(t.aliases ?? [])].some((n) => n.toLowerCase() === toolPart));
       const suggestion = known ? `${known.name}${open < 0 ? "" : rule.slice(open)}` : undefined;
       const effect = list === "deny" ? "it denies nothing" : list === "ask" ? "it asks about nothing" : "it allows nothing";
       out.push({

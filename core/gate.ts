@@ -364,10 +364,10 @@ export class Gate {
 
   private verdict(tool: ToolEntry, subjects: string[] | undefined): Verdict {
     const kind = tool.definition.subjectKind === "path" ? "path" : "text";
-    const v = decide(this.deps.rules, this.mode, tool.name, tool.risk, subjects, kind);
+    const v = decide(this.deps.rules, this.mode, tool.view, tool.risk, subjects, kind);
     if (v.decision === "ask" && this.sessionAllow.length) {
       // Answers of "always this session" combine with the config's allow rules to cover every part of a call.
-      const granted = allowCoverage([...this.sessionAllow, ...this.deps.rules.allow], tool.name, subjects, kind);
+      const granted = allowCoverage([...this.sessionAllow, ...this.deps.rules.allow], tool.view, subjects, kind);
       if (granted) return { decision: "allow", by: `session:${granted.map((r) => r.raw).join(", ")}` };
     }
     return v;

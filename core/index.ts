@@ -101,7 +101,14 @@ export { locateProjectConfig, CONFIG_SEARCH_PLACES } from "./config.js";
 export { candidates as pluginPackageNames, findPluginPackage } from "./plugin-resolve.js";
 export { AgentError, ConfigError, ExitCode, errorMessage, type ErrorCode } from "./errors.js";
 export { terminate } from "./processes.js";
-export { shellSubjects, wildcardMatcher as patternMatcher, parseRule as parsePermissionRule, type ParsedRule } from "./permissions.js";
+export {
+  shellSubjects,
+  wildcardMatcher as patternMatcher,
+  parseRule as parsePermissionRule,
+  namesTool as ruleNamesTool,
+  type ParsedRule,
+  type RuleTarget,
+} from "./permissions.js";
 export { ruleProblem } from "./config-schema.js";
 export { capOutput } from "./output.js";
 export { redactString, summarize, isSecretKey, addSecret, REDACTED } from "./redact.js";

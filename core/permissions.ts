@@ -11,6 +11,8 @@ export interface ParsedRule {
   raw: string;
   /** Whether the rule's tool part (a name or a glob such as `mcp__github__*`) names this tool. */
   tool: (toolName: string) => boolean;
+  /** The tool part when it is a plain name: it may be an alias (`Bash` for `run_command`); globs match real names only. */
+  toolName?: string;
   /** Absent: the rule covers every use of the tool. */
   pattern?: (subject: string) => boolean;
   /** The same pattern with path semantics (gitignore's), for tools whose subjects are paths. */
@@ -62,10 +64,22 @@ export function parseRule(raw: string): ParsedRule {
   const m = /^([^()]+?)(?:\((.*)\))?$/.exec(raw.trim());
   if (!m) throw new Error(`invalid permission rule "${raw}"`);
   const tool = toolNameMatcher(m[1]);
-  if (m[2] === undefined || m[2] === "*" || m[2] === "") return { raw, tool };
+  const toolName = /[*?[{]/.test(m[1]) ? undefined : m[1].trim();
+  const named = toolName === undefined ? {} : { toolName };
+  if (m[2] === undefined || m[2] === "*" || m[2] === "") return { raw, tool, ...named };
   const text = m[2];
   let path: ((s: string) => boolean) | undefined;
-  return { raw, tool, pattern: wildcardMatcher(text), pathPattern: (s) => (path ??= pathMatcher(text))(s) };
+  return { raw, tool, ...named, pattern: wildcardMatcher(text), pathPattern: (s) => (path ??= pathMatcher(text))(s) };
+}
+
+/** A tool as rules see it: its name, and the aliases a plain-named rule may use instead. */
+export type RuleTarget = string | { name: string; aliases?: readonly string[] };
+
+/** Whether a rule's tool part names this tool: by its name, a glob over it, or exactly one of its aliases. */
+export function namesTool(rule: ParsedRule, target: RuleTarget): boolean {
+  if (typeof target === "string") return rule.tool(target);
+  if (rule.tool(target.name)) return true;
+  return rule.toolName !== undefined && (target.aliases?.includes(rule.toolName) ?? false);
 }
 
 /**
@@ -73,8 +87,8 @@ export function parseRule(raw: string): ParsedRule {
  * matches the call's subjects. `every` (used for allow rules) requires all subjects to match, so
  * `run_command(npm test:*)` does not allow `npm test && rm -rf ~`; deny and ask rules need only one.
  */
-export function ruleMatches(rule: ParsedRule, toolName: string, subjects: string[] | undefined, every: boolean, kind: SubjectKind = "text"): boolean {
-  if (!rule.tool(toolName)) return false;
+export function ruleMatches(rule: ParsedRule, target: RuleTarget, subjects: string[] | undefined, every: boolean, kind: SubjectKind = "text"): boolean {
+  if (!namesTool(rule, target)) return false;
   if (!rule.pattern) return true;
   if (!subjects || subjects.length === 0) return false;
   const match = matcherFor(rule, kind)!;
@@ -108,7 +122,7 @@ export interface PermissionVerdict {
 export function decide(
   rules: PermissionRules,
   mode: PermissionMode,
-  toolName: string,
+  toolName: RuleTarget,
   risk: Risk,
   subjects: string[] | undefined,
   kind: SubjectKind = "text",
@@ -169,8 +183,8 @@ export function strictForms(subjects: string[] | undefined): string[] | undefine
  * without a pattern covers them all), so `allow: ["run_command(cd:*)", "run_command(npm test:*)"]`
  * allows `cd app && npm test`, while `npm test && rm -rf ~` stays uncovered. Undefined if not covered.
  */
-export function allowCoverage(allow: ParsedRule[], toolName: string, subjects: string[] | undefined, kind: SubjectKind = "text"): ParsedRule[] | undefined {
-  const candidates = allow.filter((r) => r.tool(toolName));
+export function allowCoverage(allow: ParsedRule[], toolName: RuleTarget, subjects: string[] | undefined, kind: SubjectKind = "text"): ParsedRule[] | undefined {
+  const candidates = allow.filter((r) => namesTool(r, toolName));
   const whole = candidates.find((r) => !r.pattern);
   if (whole) return [whole];
   if (!subjects || subjects.length === 0) return undefined;

@@ -14,8 +14,16 @@ export const PROVIDER_NAME_RE = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 export type Rejection = { name: string; reason: string };
 
-/** What a check needs of the entries already held: who has a name. */
-export type Holders = ReadonlyMap<string, { source: string }>;
+/** What a check needs of the entries already held: who has a name (and, for tools, the aliases they answer to). */
+export type Holders = ReadonlyMap<string, { source: string; view?: unknown }>;
+
+/** The held tool that answers to `name` by one of its aliases. */
+function aliasHolder(existing: Holders, name: string): { source: string } | undefined {
+  for (const e of existing.values()) {
+    if ((e.view as { aliases?: readonly string[] } | undefined)?.aliases?.includes(name)) return e;
+  }
+  return undefined;
+}
 
 function describe(v: unknown): string {
   return Array.isArray(v) ? "an array" : v === null ? "null" : typeof v;
@@ -29,6 +37,9 @@ export function checkTool(def: unknown, existing: Holders): Rejection | undefine
     return { name, reason: `invalid tool name ${JSON.stringify(d.name)}: must match ^[a-zA-Z0-9_-]{1,64}$` };
   const prev = existing.get(d.name);
   if (prev) return { name, reason: `duplicate tool name: already registered by ${prev.source}` };
+  // Rules may name a tool by an alias (`Bash(rm:*)`), so a name or alias must mean one tool only.
+  const aliased = aliasHolder(existing, d.name);
+  if (aliased) return { name, reason: `tool name is an alias of a tool registered by ${aliased.source}` };
   if (typeof d.description !== "string" || d.description.trim() === "") return { name, reason: "missing description" };
   if (typeof d.run !== "function") return { name, reason: "missing run function" };
   if (d.input !== undefined && d.inputSchema !== undefined) return { name, reason: "give either input (zod) or inputSchema (JSON Schema), not both" };
@@ -41,6 +52,10 @@ export function checkTool(def: unknown, existing: Holders): Rejection | undefine
   }
   if (d.aliases !== undefined && !(Array.isArray(d.aliases) && d.aliases.every((a) => typeof a === "string" && TOOL_NAME_RE.test(a)))) {
     return { name, reason: "aliases must be a list of names matching ^[a-zA-Z0-9_-]{1,64}$" };
+  }
+  for (const alias of d.aliases ?? []) {
+    const holder = alias === d.name ? undefined : (existing.get(alias) ?? aliasHolder(existing, alias));
+    if (holder) return { name, reason: `alias ${JSON.stringify(alias)} already names a tool registered by ${holder.source}` };
   }
   if (d.risk !== undefined && !RISKS.includes(d.risk)) return { name, reason: `invalid risk ${JSON.stringify(d.risk)}: expected one of ${RISKS.join(", ")}` };
   for (const k of ["timeoutMs", "maxOutputBytes"] as const) {

@@ -119,8 +119,10 @@ export interface ToolDefinition<I = any> {
   /** Free-form data for plugins (e.g. the original MCP tool name). Never sent to the model. */
   meta?: Record<string, unknown>;
   /**
-   * Other names people know this tool by (Claude Code's `Bash` for `run_command`): not callable, but
-   * `agent doctor` suggests the real name for a rule written with one, and compatibility layers map them.
+   * Other names people know this tool by (Claude Code's `Bash` for `run_command`): not callable, but a
+   * permission rule may name the tool by one (`Bash(rm:*)` denies `run_command` `rm …`; exact names
+   * only, globs match real names), and tool lists written for Claude Code are mapped through them.
+   * A name or alias already held by another tool is refused at registration.
    */
   aliases?: string[];
   run(input: I, ctx: ToolCallContext): Promise<ToolReturn> | ToolReturn;

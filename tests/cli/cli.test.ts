@@ -402,13 +402,25 @@ describe.concurrent("agent plugins, config, doctor, audit", () => {
   });
 
   test("doctor: a rule that names no tool is a warning, with the rule it most likely means", async () => {
-    const r = await cli(project({ permissions: { deny: ["Bash(rm:*)"], allow: ["mcp__nowhere__*"] } }), ["doctor"]);
+    const r = await cli(project({ permissions: { deny: ["bash(rm:*)", "Bash(git push:*)"], allow: ["mcp__nowhere__*"] } }), ["doctor"]);
     expect(r.code, r.stdout).toBe(0);
-    expect(r.stdout).toContain('warn permissions.deny[0] "Bash(rm:*)" names no registered tool, so it denies nothing; did you mean "run_command(rm:*)"?');
+    expect(r.stdout).toContain('warn permissions.deny[0] "bash(rm:*)" names no registered tool, so it denies nothing; did you mean "run_command(rm:*)"?');
     expect(r.stdout).toContain('warn permissions.allow[0] "mcp__nowhere__*" names no registered tool, so it allows nothing (is its plugin or MCP server loaded?)');
-    expect(json(await cli(project({ permissions: { deny: ["Bash(rm:*)"] } }), ["doctor", "--json"])).warnings).toContain(
-      'permissions.deny[0] "Bash(rm:*)" names no registered tool, so it denies nothing; did you mean "run_command(rm:*)"?',
+    // Claude Code's own name for the tool is an alias: the rule applies, so nothing to warn about.
+    expect(r.stdout).not.toContain("Bash(git push:*)");
+    expect(json(await cli(project({ permissions: { deny: ["bash(rm:*)"] } }), ["doctor", "--json"])).warnings).toContain(
+      'permissions.deny[0] "bash(rm:*)" names no registered tool, so it denies nothing; did you mean "run_command(rm:*)"?',
     );
+  });
+
+  test("a rule pasted from Claude Code (Bash(rm:*)) denies run_command, even in bypass mode", async () => {
+    const p = project({ permissions: { mode: "bypass", deny: ["Bash(rm:*)"] } });
+    const denied = await cli(p, ["call", "run_command", '{"command":"echo hi && rm -rf nothing-here"}', "--json"]);
+    expect(denied.code, denied.stdout + denied.stderr).toBe(3);
+    expect(json(denied).error.code).toBe("E_TOOL_DENIED");
+    expect(json(denied).error.message).toContain('deny rule "Bash(rm:*)"');
+    const fine = await cli(p, ["call", "run_command", '{"command":"echo hi"}', "--json"]);
+    expect(fine.code, fine.stdout + fine.stderr).toBe(0);
   });
 
   test("audit --tail N --json prints the last N records as JSON lines", async () => {

@@ -60,6 +60,16 @@ describe("rules", () => {
     expect(parseRule("a.b").tool("axb")).toBe(false);
   });
 
+  test("a plainly named rule matches a tool by its alias; globs match real names only", () => {
+    const shell = { name: "run_command", aliases: ["Bash"] };
+    const r = rules({ deny: ["Bash(rm:*)"], allow: ["Bash(npm test:*)"] });
+    expect(decide(r, "bypass", shell, "execute", ["rm -rf /"])).toEqual({ decision: "deny", by: "Bash(rm:*)" });
+    expect(decide(r, "default", shell, "execute", ["npm test"])).toEqual({ decision: "allow", by: "Bash(npm test:*)" });
+    expect(decide(r, "default", "run_command", "execute", ["npm test"]).decision).toBe("ask");
+    expect(decide(rules({ allow: ["Ba*"] }), "default", shell, "execute", ["npm test"]).decision).toBe("ask");
+    expect(decide(rules({ deny: ["Bash"] }), "bypass", shell, "execute", ["ls"]).decision).toBe("deny");
+  });
+
   test("patterns: run_command(npm test:*) matches npm test and its arguments, nothing else", async () => {
     const r = rules({ allow: ["run_command(npm test:*)"] });
     const d = async (cmd: string) => decide(r, "default", "run_command", "execute", await shellSubjects(cmd)).decision;

@@ -70,6 +70,17 @@ describe("tool registration gate (unit)", () => {
     expect(checkTool(good("mcp__git-hub__list_issues"), new Map())).toBeUndefined();
   });
 
+  test("a name or alias means one tool: a tool named like another's alias, or an alias taken, is refused", () => {
+    const reg = toolRegistry(() => undefined);
+    expect(reg.add("tools", good("run_command", { aliases: ["Bash"] }))).toHaveProperty("view");
+    const named = reg.add("hostile", good("Bash"));
+    expect(named).toEqual({ name: "Bash", reason: "tool name is an alias of a tool registered by tools" });
+    expect(reg.add("hostile", good("shell", { aliases: ["Bash"] }))).toEqual({ name: "shell", reason: 'alias "Bash" already names a tool registered by tools' });
+    expect(reg.add("hostile", good("shell2", { aliases: ["run_command"] }))).toEqual({ name: "shell2", reason: 'alias "run_command" already names a tool registered by tools' });
+    expect(reg.add("other", good("reader", { aliases: ["Read", "reader"] }))).toHaveProperty("view");
+    expect(reg.get("Bash")).toBeUndefined();
+  });
+
   test("config overrides: globs merge, and the exact name's fields win over them", () => {
     const overrides = { "mcp__github__*": { timeoutMs: 5, risk: "network" as const }, mcp__github__search: { timeoutMs: 9 }, "*": { maxOutputBytes: 10 } };
     expect(findOverride(overrides, "mcp__github__search")).toEqual({ timeoutMs: 9, risk: "network", maxOutputBytes: 10 });
