@@ -28,6 +28,8 @@ export interface AppContext extends BaseContext {
   readonly opened: Host | undefined;
   /** The prepared host, if preparing already happened. */
   readonly preparedSoFar: PreparedHost | undefined;
+  /** Aborted by SIGINT (when it is not the caller's), SIGTERM or SIGHUP, before the host closes: pass it to calls. */
+  readonly interrupted: AbortSignal;
 }
 
 /** True when a person can answer a permission prompt. */
@@ -40,6 +42,7 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
   let prepared: Promise<PreparedHost> | undefined;
   let preparedValue: PreparedHost | undefined;
   let opened: Host | undefined;
+  const interrupt = new AbortController();
   const prepare = () =>
     (prepared ??= prepareHost({ cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins }).then((p) => (preparedValue = p)));
   const write = (stream: NodeJS.WriteStream, text: string) => stream.write(text.endsWith("\n") ? text : `${text}\n`);
@@ -54,18 +57,24 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
     get preparedSoFar() {
       return preparedValue;
     },
+    interrupted: interrupt.signal,
     async openHost(options: CliOpenOptions = {}) {
       if (opened) throw new AgentError("E_USAGE", "the host is already open for this command");
       const { interactive, quiet, ctrlC = "exit", ...rest } = options;
       // Handle signals from the start: while the host opens, servers may already be running in
       // process groups of their own, which a terminal's Ctrl-C does not reach.
-      const signals = installSignalHandlers();
-      const host = await (await prepare()).open({
-        permissionMode: flags.permissionMode,
-        // The prompt (and node:readline) loads on the first question only.
-        askPermission: interactive === true && canPrompt() ? askOnTerminal() : undefined,
-        ...rest,
-      });
+      const signals = installSignalHandlers(interrupt);
+      const opening = prepare().then((p) =>
+        p.open({
+          permissionMode: flags.permissionMode,
+          signal: interrupt.signal,
+          // The prompt (and node:readline) loads on the first question only.
+          askPermission: interactive === true && canPrompt() ? askOnTerminal() : undefined,
+          ...rest,
+        }),
+      );
+      signals.opening(opening);
+      const host = await opening;
       opened = host;
       if (!quiet) {
         for (const p of host.problems) process.stderr.write(`agent: ${p.message}\n`);
@@ -98,17 +107,26 @@ function askOnTerminal(): PermissionAsker {
   };
 }
 
-function installSignalHandlers(): { attach(host: Host, keepSigint: boolean): void } {
+function installSignalHandlers(interrupt: AbortController): { opening(p: Promise<Host>): void; attach(host: Host, keepSigint: boolean): void } {
   let host: Host | undefined;
+  let opening: Promise<unknown> | undefined;
   const onSignal = (sig: NodeJS.Signals) => {
     const code = sig === "SIGINT" ? 130 : 143;
-    // Before the host exists, exiting is enough: the exit handler kills every child started so far.
-    void (host?.close() ?? Promise.resolve()).finally(() => process.exit(code));
+    // Running calls are cancelled first (they end "aborted", a server hears notifications/cancelled); a
+    // turn of the event loop lets them settle and be audited. Then the host closes; while it opens, the
+    // aborted signal closes what is open so far (servers stopped in order: stdin, SIGTERM, SIGKILL).
+    interrupt.abort(Object.assign(new Error(`interrupted by ${sig}`), { exitCode: code }));
+    const closing = new Promise((r) => setImmediate(r)).then(() => (host ? host.close() : opening));
+    const bound = new Promise((r) => setTimeout(r, 5000).unref());
+    void Promise.race([closing.catch(() => {}), bound]).finally(() => process.exit(code));
   };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   process.once("SIGHUP", onSignal);
   return {
+    opening(p) {
+      opening = p;
+    },
     attach(h, keepSigint) {
       host = h;
       if (!keepSigint) process.off("SIGINT", onSignal);

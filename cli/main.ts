@@ -137,7 +137,10 @@ export async function main(argv: string[]): Promise<number> {
       throw new AgentError("E_USAGE", `unknown ${what} "${name}".${near.length ? ` Did you mean "${near[0]}"?` : ""} Run agent --help for the list.`);
     }
     try {
-      return await runCliCommand(command, g.help ? withHelp(args) : args, [command.name], base);
+      const code = await runCliCommand(command, g.help ? withHelp(args) : args, [command.name], base);
+      // Interrupted (SIGINT, SIGTERM, SIGHUP): the exit code says so (130, 143), however the command then ended.
+      const interrupted = ctx.interrupted.aborted ? (ctx.interrupted.reason as { exitCode?: number } | undefined)?.exitCode : undefined;
+      return interrupted ?? code;
     } finally {
       await ctx.opened?.close();
     }

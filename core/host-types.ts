@@ -163,7 +163,13 @@ export interface CreateHostOptions {
 }
 
 /** Options `open` may still take after `prepareHost` (what does not change which config or plugins are loaded). */
-export type OpenHostOptions = Pick<CreateHostOptions, "permissionMode" | "askPermission" | "sessionId" | "logger" | "audit">;
+export type OpenHostOptions = Pick<CreateHostOptions, "permissionMode" | "askPermission" | "sessionId" | "logger" | "audit"> & {
+  /**
+   * Aborting it while the host opens closes what is open so far (the plugins' shutdown hooks run, their
+   * child processes are stopped) and `open()` rejects; after `open()` it does nothing.
+   */
+  signal?: AbortSignal;
+};
 
 /**
  * A host read but not set up (Vite's "config before setup"): config files merged, plugins imported

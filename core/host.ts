@@ -95,15 +95,9 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   // What preparing found is recorded now that there is an audit log; from here on, problems are reported live.
   for (const p of problems) record(p);
   state.onProblem = (p) => {
-    // An event handler that throws is recorded without an event, and once (a renderer that throws on
-    // every text delta must not grow the problem list for the whole session).
-    if (/ failed in event: /.test(p.message)) {
-      if (problems.some((q) => q.message === p.message)) return;
-      problems.push(p);
-      record(p);
-      if (debug) process.stderr.write(`[agent] ${p.message}\n`);
-      return;
-    }
+    // An event handler that throws is reported once (a renderer that throws on every text delta must
+    // not grow the problem list for the whole session); the notice's own failure is that same message.
+    if (/ failed in event: /.test(p.message) && problems.some((q) => q.message === p.message)) return;
     report(p);
   };
 
@@ -223,6 +217,9 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     },
   };
   const view = pluginHostView(host);
+  // Interrupted while opening: close what is open (plugins stop their servers as on any close).
+  const stopOpening = () => void host.close();
+  openOptions.signal?.addEventListener("abort", stopOpening, { once: true });
 
   const parts: SetupParts = {
     view,
@@ -249,6 +246,11 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   await hooks.registerTools.promise(withPluginScope(registrars("host").tools, (p) => registrars(p).tools));
   await hooks.registerCommands.promise(withPluginScope(registrars("host").commands, (p) => registrars(p).commands));
   await hooks.registerSkills.promise(withPluginScope(registrars("host").skills, (p) => registrars(p).skills));
+  openOptions.signal?.removeEventListener("abort", stopOpening);
+  if (openOptions.signal?.aborted) {
+    await host.close();
+    throw new AgentError("E_USAGE", "interrupted while the host was opening");
+  }
   ready = true;
   // Plugins may have put secrets in the environment while setting up: redact them from the first call on.
   forgetEnvSecrets();

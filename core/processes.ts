@@ -54,7 +54,7 @@ while read -r op id; do
     r) kept=""; for i in $ids; do [ "$i" = "$id" ] || kept="$kept $i"; done; ids=$kept ;;
   esac
 done
-for i in $ids; do kill -KILL -- "$i" 2>/dev/null; done`;
+for i in $ids; do kill -KILL "$i" 2>/dev/null; done`;
 
 const watchdog = {
   child: undefined as ChildProcess | undefined,

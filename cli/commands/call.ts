@@ -34,7 +34,8 @@ export default defineAppCommand({
     const json = !!ctx.values.json;
     // Startup problems (a server that did not connect) go to stderr in every mode, and into the JSON too.
     const host = await ctx.openHost({ interactive: rawArgs !== "-" });
-    const result = await host.tools.call(name, input, { signal: new AbortController().signal });
+    // SIGINT / SIGTERM abort the call before the host closes: it ends "aborted", the tool is cancelled.
+    const result = await host.tools.call(name, input, { signal: ctx.interrupted });
     if (json) {
       const out: Record<string, unknown> = { ok: result.ok, output: result.output };
       if (result.error) out.error = result.error;

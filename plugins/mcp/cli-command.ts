@@ -28,11 +28,12 @@ const get = defineCliCommand({
 const add = defineCliCommand({
   name: "add",
   description: "add a local (stdio) or remote (http, sse) server to .mcp.json",
-  usage: "<name> [--env K=V]... -- <command> [args...] | --transport http|sse <name> <url> [--header \"K: V\"]...",
+  usage: "[--trust] <name> [--env K=V]... -- <command> [args...] | --transport http|sse <name> <url> [--header \"K: V\"]...",
   options: {
     transport: { type: "string", short: "t", valueName: "<kind>", description: "stdio (default for a command), http or sse (default for a URL: try http, fall back to sse)" },
     env: { type: "string", short: "e", multiple: true, valueName: "<K=V>", description: "an environment variable for a local server" },
     header: { type: "string", short: "H", multiple: true, valueName: "<\"K: V\">", description: "an HTTP header for a remote server" },
+    trust: { type: "boolean", description: 'write "trust": true: the server\'s tool annotations and names may lower a tool\'s risk (e.g. read_file runs without asking)' },
   },
   passThrough: true,
   run: async (ctx) => (await impl()).add(ctx),

@@ -123,8 +123,8 @@ async function projectFiles(ctx: Ctx) {
 
 const NAME_RE = /^[a-zA-Z0-9_-]{1,48}$/;
 
-export async function add(ctx: Ctx<{ transport?: string; env?: string[]; header?: string[] }>): Promise<number> {
-  const usage = "Usage: agent mcp add <name> [--env K=V]... -- <command> [args...]\n       agent mcp add --transport http|sse <name> <url> [--header \"K: V\"]...";
+export async function add(ctx: Ctx<{ transport?: string; env?: string[]; header?: string[]; trust?: boolean }>): Promise<number> {
+  const usage = "Usage: agent mcp add [--trust] <name> [--env K=V]... -- <command> [args...]\n       agent mcp add [--trust] --transport http|sse <name> <url> [--header \"K: V\"]...";
   const values = ctx.values;
   const [name, ...rest] = [...ctx.positionals, ...ctx.rest];
   if (!name || !rest.length) throw new AgentError("E_USAGE", usage);
@@ -157,6 +157,7 @@ export async function add(ctx: Ctx<{ transport?: string; env?: string[]; header?
     entry = { ...(transport === "auto" ? {} : { type: transport as "http" | "sse" }), url: rest[0], ...(Object.keys(headers).length ? { headers } : {}) };
   }
 
+  if (values.trust) entry.trust = true;
   // Check the entry as the plugin will. ${VARS} stay unexpanded in the file; validate as if every one were set.
   const check = parseServers({ [name]: entry }, { root: ctx.cwd, env: new Proxy({}, { get: () => "x" }) });
   const fatal = check.problems.find((p) => p.fatal);

@@ -33,6 +33,8 @@ export interface ServerConfig {
   elicitation: "defaults" | "decline";
   /** `false`: the server's skills (skills/list, skill:// resources) are not read. */
   skills: boolean;
+  /** `true`: the server's annotations and tool names may lower a tool's risk (see risk.ts). */
+  trust: boolean;
 }
 
 export interface ConfigProblem {
@@ -45,19 +47,24 @@ export interface ConfigProblem {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 
 const PositiveInt = z.number().int().positive();
-/** Numbers and booleans in `args`/`env` are common in hand-written configs; take them as strings. */
-const Scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+/**
+ * `args`, `env` and `headers` take strings only. A number is refused (naming the key) rather than
+ * turned into a string: JSON keeps no text for it, so `1.0` would reach the server as "1", `1e3` as
+ * "1000" and a long id rounded; other clients (Claude Code, VS Code) refuse them too, so a config we
+ * accept works there as well.
+ */
+const Text = z.string();
 
 export const McpServerConfigSchema = z.looseObject({
   type: z.enum(["stdio", "http", "sse", "streamable-http", "streamableHttp"]).optional(),
   command: z.string().min(1).optional(),
-  args: z.array(Scalar).optional(),
-  env: z.record(z.string(), Scalar).optional(),
+  args: z.array(Text).optional(),
+  env: z.record(z.string(), Text).optional(),
   cwd: z.string().min(1).optional(),
   url: z.string().min(1).optional(),
   /** Gemini CLI's name for a Streamable HTTP URL. */
   httpUrl: z.string().min(1).optional(),
-  headers: z.record(z.string(), Scalar).optional(),
+  headers: z.record(z.string(), Text).optional(),
   disabled: z.boolean().optional(),
   connectTimeout: PositiveInt.optional(),
   toolTimeout: PositiveInt.optional(),
@@ -69,6 +76,7 @@ export const McpServerConfigSchema = z.looseObject({
   risk: z.record(z.string(), z.enum(["read", "write", "execute", "network"])).optional(),
   elicitation: z.enum(["defaults", "decline"]).optional(),
   skills: z.boolean().optional(),
+  trust: z.boolean().optional(),
 });
 export type McpServerConfigInput = z.input<typeof McpServerConfigSchema>;
 
@@ -92,10 +100,11 @@ const EXPECTED: Record<string, string | [string, string]> = {
   risk: ['an object mapping tool names to "read", "write", "execute" or "network"', '"read", "write", "execute" or "network"'],
   elicitation: '"defaults" or "decline"',
   skills: "true or false",
+  trust: "true or false",
 };
 const KNOWN_KEYS = Object.keys(EXPECTED);
 /** Keys other clients write that we ignore on purpose (never reported as typos). */
-const FOREIGN_KEYS = new Set(["autoApprove", "alwaysAllow", "trust", "description", "transportType", "envFile", "oauth", "gallery", "version", "enabled", "name"]);
+const FOREIGN_KEYS = new Set(["autoApprove", "alwaysAllow", "description", "transportType", "envFile", "oauth", "gallery", "version", "enabled", "name"]);
 
 function describeValue(v: unknown): string {
   if (v === undefined) return "nothing";
@@ -164,8 +173,13 @@ function parseServer(name: string, entry: unknown, root: string, env: NodeJS.Pro
       const key = String(issue.path[0] ?? "");
       const expected = EXPECTED[key];
       const what = Array.isArray(expected) ? (issue.path.length > 1 ? expected[1] : expected[0]) : expected;
-      const got = describeValue(valueAt(entry, issue.path));
-      return `${keyPath(name, issue.path)}: expected ${what ?? issue.message}, got ${got}`;
+      const value = valueAt(entry, issue.path);
+      const got = describeValue(value);
+      // A number or boolean where a string belongs: say how to write it.
+      const quote = (key === "args" || key === "env" || key === "headers") && (typeof value === "number" || typeof value === "boolean")
+        ? ` (put it in quotes: a ${typeof value} is not passed on as written)`
+        : "";
+      return `${keyPath(name, issue.path)}: expected ${what ?? issue.message}, got ${got}${quote}`;
     });
     return fatal(lines.join("; "));
   }
@@ -213,6 +227,7 @@ function parseServer(name: string, entry: unknown, root: string, env: NodeJS.Pro
     risk: c.risk ?? {},
     elicitation: c.elicitation ?? "defaults",
     skills: c.skills !== false,
+    trust: c.trust === true,
   };
   if (c.command) {
     server.command = expand(c.command, ["command"]);

@@ -5,7 +5,9 @@ import type { Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerConfig, TransportKind } from "./config.js";
 import { ConnectTimeoutError, describeError, isRequestTimeout } from "./errors.js";
 import type { McpConnection } from "./connection.js";
+import type { GuardedTransport } from "./frame-guard.js";
 import type { StdioServerProcess } from "./stdio-process.js";
+import type { SkippedTool } from "./tool-list.js";
 
 declare const __AGENT_VERSION__: string;
 export const CLIENT_INFO = { name: "agent-host", version: typeof __AGENT_VERSION__ === "string" ? __AGENT_VERSION__ : "0.0.0-dev" };
@@ -34,15 +36,22 @@ export interface ConnectionListener {
 
 export interface Session {
   client: Client;
+  /** The transport itself (stdio, Streamable HTTP, SSE); the client is connected to `guard`, which wraps it. */
   transport: Transport;
+  guard?: GuardedTransport;
   kind: TransportKind;
   proc?: StdioServerProcess;
 }
 
 export interface OpenedSession extends Session {
   tools: Tool[];
+  /** Tools of the list that were skipped (invalid schemas), with the reason. */
+  skippedTools: SkippedTool[];
   prompts: Prompt[];
 }
+
+/** How long closing waits to tell a server that its running requests are cancelled. */
+export const CANCEL_ON_CLOSE_MS = 300;
 
 /** Where an attempt got to, so a timeout can say what it was waiting for and clean up what exists. */
 export interface Attempt {
@@ -98,4 +107,21 @@ export function explainFailure(err: unknown, state: Attempt, config: Pick<Server
   if (closeReason) return closeReason;
   if (proc?.exit) return proc.describeExit();
   return describeError(err, config.url);
+}
+
+/**
+ * Stop what a session (or a failed attempt) started. Requests still running are cancelled on the
+ * server first (`notifications/cancelled` with `reason`): it may stop work nobody waits for, and it
+ * learns why. Then a Streamable HTTP session is ended (DELETE, as the spec asks), the client closed
+ * and a stdio server stopped (stdin closed, then SIGTERM, then SIGKILL of its group).
+ */
+export async function disposeSession(s: Partial<Session> | undefined, reason: string): Promise<void> {
+  if (!s) return;
+  if (s.guard) await Promise.race([s.guard.cancelAll(reason), sleep(CANCEL_ON_CLOSE_MS)]);
+  const t = s.transport as { sessionId?: string; terminateSession?: () => Promise<void> } | undefined;
+  if (s.kind === "http" && t?.sessionId && t.terminateSession) {
+    await Promise.race([t.terminateSession().catch(() => {}), sleep(500)]);
+  }
+  await s.client?.close().catch(() => {});
+  await s.proc?.stop();
 }

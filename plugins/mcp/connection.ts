@@ -19,20 +19,21 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ProcessTracker, ToolCallContext, ToolReturn } from "../../core/index.js";
 import { sdkSignal } from "./call-signal.js";
+import { makeClient, type ClientHooks } from "./client-setup.js";
 import { globMatcher, type ServerConfig, type TransportKind } from "./config.js";
 import { toolResultToReturn } from "./content.js";
-import { answerWithDefaults } from "./elicitation.js";
-import { ConnectTimeoutError, describeError, httpStatus, isConnectionClosed, isRequestTimeout } from "./errors.js";
+import { ConnectTimeoutError, describeError, describeServerError, httpStatus, isConnectionClosed, isRequestTimeout, rejectedAnswer, serverErrorAnswer } from "./errors.js";
+import type { GuardedTransport } from "./frame-guard.js";
 import { loadCore, loadSse, loadStreamableHttp } from "./sdk.js";
 import { logFileFor, ServerLog } from "./server-log.js";
-import { SKILLS_EXTENSION } from "./skill-uris.js";
 import { StdioServerProcess } from "./stdio-process.js";
+import type { SkippedTool } from "./tool-list.js";
 
 import {
   abortable,
   allPages,
+  disposeSession,
   explainFailure,
-  CLIENT_INFO,
   LIST_TIMEOUT_MS,
   MAX_RECONNECT_ATTEMPTS,
   NO_SDK_TIMEOUT,
@@ -53,6 +54,8 @@ export class McpConnection {
   /** The transport of the live (or last) session. */
   kind: TransportKind | undefined;
   tools: Tool[] = [];
+  /** Tools the server listed that were skipped (invalid schemas), with the reason. */
+  skippedTools: SkippedTool[] = [];
   prompts: Prompt[] = [];
   capabilities: ServerCapabilities | undefined;
   serverInfo: Implementation | undefined;
@@ -68,6 +71,7 @@ export class McpConnection {
   private readonly refreshing = { tools: false, prompts: false };
   private readonly dirty = { tools: false, prompts: false };
   private readonly keepTool: (name: string) => boolean;
+  private readonly hooks: ClientHooks;
 
   constructor(
     readonly config: ServerConfig,
@@ -79,6 +83,18 @@ export class McpConnection {
     const include = config.includeTools?.length ? globMatcher(config.includeTools) : () => true;
     const exclude = config.excludeTools?.length ? globMatcher(config.excludeTools) : () => false;
     this.keepTool = (name) => include(name) && !exclude(name);
+    this.hooks = {
+      config,
+      log: this.log,
+      elicited: (message, accepted) => this.listener.elicited(this, message, accepted),
+      listChanged: (client, what) => {
+        if (what !== "resources") this.refresh(client, what);
+        else if (this.session?.client === client) this.listener.resourcesChanged(this);
+      },
+      closed: (client) => {
+        if (this.session?.client === client) this.lose(this.session);
+      },
+    };
   }
 
   get name(): string {
@@ -87,6 +103,12 @@ export class McpConnection {
 
   get pid(): number | undefined {
     return this.session?.proc?.pid;
+  }
+
+  /** Frames and stdout lines of the live session that were refused or ignored (see the server's log). */
+  get noise(): number {
+    const s = this.session;
+    return (s?.guard?.refused.frames ?? 0) + ((s?.transport as { noise?: { lines: number } } | undefined)?.noise?.lines ?? 0);
   }
 
   /** The first connection. Never throws: the outcome is in `status` and `error`. */
@@ -232,6 +254,11 @@ export class McpConnection {
   /** An error from a request, for the model: a dropped connection says so and promises a restart. */
   private callError(err: unknown, s: Session): Error {
     if (this.closing) return new Error(`MCP server ${this.name} was shut down during the call`);
+    // The server answered with a JSON-RPC error: a failed call, not a failed connection (whatever the code).
+    const answer = serverErrorAnswer(err);
+    if (answer) return new Error(describeServerError(answer));
+    const rejected = rejectedAnswer(err);
+    if (rejected) return new Error(`MCP server ${this.name} sent an answer that was refused: ${rejected.reason.replace(/^the server's answer cannot be used: /, "")}`);
     if (isConnectionClosed(err) || this.session !== s) {
       if (this.session === s) this.lose(s);
       return new Error(`MCP server ${this.name} disconnected during the call: ${this.error ?? "the connection was closed"}. It will be restarted on the next call.`);
@@ -257,7 +284,7 @@ export class McpConnection {
       if (!s.client.transport) throw new Error(s.proc?.exit ? s.proc.describeExit() : "the server closed the connection right after starting");
       return s;
     } catch (err) {
-      const reason = this.explain(err, state);
+      const reason = explainFailure(err, state, this.config);
       // Stopping what the attempt started runs in the background (close() waits for it), so a
       // failure is reported without waiting for a stubborn process to die. A late success after a
       // timeout is stopped too.
@@ -279,10 +306,11 @@ export class McpConnection {
       state.session.proc = proc;
       const sdk = await loadCore();
       const transport = new sdk.ProcessTransport(proc, this.log);
-      const client = this.makeClient(sdk);
-      Object.assign(state.session, { transport, client, kind: "stdio" });
+      const client = makeClient(sdk, this.hooks);
+      const guard = this.guard(sdk, transport);
+      Object.assign(state.session, { transport, guard, client, kind: "stdio" });
       state.stage = "waiting for the server to answer initialize";
-      await client.connect(transport, { timeout: remaining() });
+      await client.connect(guard, { timeout: remaining() });
       return this.listAll(state, client, remaining);
     }
 
@@ -293,11 +321,12 @@ export class McpConnection {
     if (c.transport !== "sse") {
       const { StreamableHTTPClientTransport } = await loadStreamableHttp();
       const transport = new StreamableHTTPClientTransport(url, { requestInit });
-      const client = this.makeClient(sdk);
-      Object.assign(state.session, { transport, client, kind: "http" });
+      const client = makeClient(sdk, this.hooks);
+      const guard = this.guard(sdk, transport);
+      Object.assign(state.session, { transport, guard, client, kind: "http" });
       state.stage = `waiting for ${url.host} to answer initialize`;
       try {
-        await client.connect(transport, { timeout: remaining() });
+        await client.connect(guard, { timeout: remaining() });
         return await this.listAll(state, client, remaining);
       } catch (err) {
         // The SDK's documented fallback: a 4xx to the initialize POST means "legacy SSE server".
@@ -311,11 +340,12 @@ export class McpConnection {
     }
     const { SSEClientTransport } = await loadSse();
     const transport = new SSEClientTransport(url, { requestInit });
-    const client = this.makeClient(sdk);
-    state.session = Object.assign(state.session, { transport, client, kind: "sse" as const });
+    const client = makeClient(sdk, this.hooks);
+    const guard = this.guard(sdk, transport);
+    state.session = Object.assign(state.session, { transport, guard, client, kind: "sse" as const });
     state.stage = `waiting for the SSE stream of ${url.host}`;
     try {
-      await client.connect(transport, { timeout: remaining() });
+      await client.connect(guard, { timeout: remaining() });
     } catch (err) {
       if (httpFailure && !(err instanceof ConnectTimeoutError) && !isRequestTimeout(err)) {
         throw new Error(`${httpFailure}; the legacy SSE transport failed too: ${describeError(err, c.url)}`);
@@ -328,7 +358,7 @@ export class McpConnection {
   private async listAll(state: Attempt, client: Client, remaining: () => number): Promise<OpenedSession> {
     const caps = client.getServerCapabilities();
     state.stage = "listing tools";
-    const tools = caps?.tools ? await this.listTools(client, remaining()) : [];
+    const { tools, skipped } = caps?.tools ? await this.listTools(client, remaining()) : { tools: [], skipped: [] };
     let prompts: Prompt[] = [];
     if (caps?.prompts) {
       state.stage = "listing prompts";
@@ -338,52 +368,29 @@ export class McpConnection {
         return [];
       });
     }
-    return { ...(state.session as Session), tools, prompts };
+    return { ...(state.session as Session), tools, skippedTools: skipped, prompts };
   }
 
-  private async listTools(client: Client, timeout: number): Promise<Tool[]> {
-    const all = await allPages((cursor) => client.listTools(cursor ? { cursor } : undefined, { timeout }).then((r) => ({ items: r.tools, nextCursor: r.nextCursor })));
-    return all.filter((t) => this.keepTool(t.name));
+  /** Every tool the server lists, each checked on its own (tool-list.ts): a bad one is skipped, not the server. */
+  private async listTools(client: Client, timeout: number): Promise<{ tools: Tool[]; skipped: SkippedTool[] }> {
+    const listed = await (await loadCore()).listTools(client, timeout, this.keepTool);
+    for (const t of listed.skipped) this.log.note(`tool ${JSON.stringify(t.name)} skipped: ${t.reason}`);
+    return listed;
+  }
+
+  /** The client is connected to this guard, which wraps the transport (frame-guard.ts). */
+  private guard(sdk: Awaited<ReturnType<typeof loadCore>>, transport: Transport): GuardedTransport {
+    return new sdk.GuardedTransport(transport, { note: (line) => this.log.note(line) });
   }
 
   private listPrompts(client: Client, timeout: number): Promise<Prompt[]> {
     return allPages((cursor) => client.listPrompts(cursor ? { cursor } : undefined, { timeout }).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })));
   }
 
-  private makeClient(sdk: Awaited<ReturnType<typeof loadCore>>): Client {
-    const elicit = this.config.elicitation === "defaults";
-    // The skills extension (SEP-2640) is declared as SEP-2133 negotiates extensions, unless turned off for this server.
-    const extensions = this.config.skills === false ? undefined : { [SKILLS_EXTENSION]: {} };
-    const client = new sdk.Client(CLIENT_INFO, { capabilities: { ...(elicit ? { elicitation: {} } : {}), ...(extensions ? { extensions } : {}) } });
-    if (elicit) {
-      client.setRequestHandler(sdk.ElicitRequestSchema, async (request) => {
-        const answer = answerWithDefaults(request.params as Parameters<typeof answerWithDefaults>[0]);
-        this.listener.elicited(this, String(request.params.message ?? ""), answer.action === "accept");
-        return answer;
-      });
-    }
-    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => this.refresh(client, "tools"));
-    client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, () => this.refresh(client, "prompts"));
-    client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, () => void (this.session?.client === client && this.listener.resourcesChanged(this)));
-    // Log messages a server sends over the protocol go to its log file, like its stderr.
-    client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (n) => {
-      const data = typeof n.params.data === "string" ? n.params.data : JSON.stringify(n.params.data);
-      this.log.note(`server ${n.params.level}${n.params.logger ? ` (${n.params.logger})` : ""}: ${data}`);
-    });
-    client.onerror = (err) => {
-      // The SDK can see a progress notification after the result it belongs to: harmless.
-      if (/unknown token/i.test(err.message)) return;
-      this.log.note(`client: ${err.message}`);
-    };
-    client.onclose = () => {
-      if (this.session?.client === client) this.lose(this.session);
-    };
-    return client;
-  }
-
   /** Re-read a list after `notifications/*_changed`; notifications arriving meanwhile coalesce into one more read. */
   private refresh(client: Client, what: "tools" | "prompts"): void {
-    if (this.session?.client !== client) return;
+    // A server that says a list changed but never offered one gets no request for it.
+    if (this.session?.client !== client || !this.capabilities?.[what]) return;
     if (this.refreshing[what]) {
       this.dirty[what] = true;
       return;
@@ -395,9 +402,10 @@ export class McpConnection {
           this.dirty[what] = false;
           if (this.session?.client !== client) return;
           if (what === "tools") {
-            const tools = await this.listTools(client, LIST_TIMEOUT_MS);
+            const { tools, skipped } = await this.listTools(client, LIST_TIMEOUT_MS);
             if (this.session?.client !== client) return;
             this.tools = tools;
+            this.skippedTools = skipped;
             this.listener.toolsChanged(this);
           } else {
             const prompts = await this.listPrompts(client, LIST_TIMEOUT_MS);
@@ -415,7 +423,7 @@ export class McpConnection {
   }
 
   private adopt(s: OpenedSession): void {
-    this.session = { client: s.client, transport: s.transport, kind: s.kind, proc: s.proc };
+    this.session = { client: s.client, transport: s.transport, guard: s.guard, kind: s.kind, proc: s.proc };
     this.kind = s.kind;
     this.status = "connected";
     this.error = undefined;
@@ -423,6 +431,7 @@ export class McpConnection {
     this.capabilities = s.client.getServerCapabilities();
     this.serverInfo = s.client.getServerVersion();
     this.tools = s.tools;
+    this.skippedTools = s.skippedTools;
     this.prompts = s.prompts;
     this.log.note(`connected over ${s.kind}${this.serverInfo ? ` to ${this.serverInfo.name} ${this.serverInfo.version}` : ""}; ${s.tools.length} tools`);
   }
@@ -477,19 +486,7 @@ export class McpConnection {
     throw new Error(`MCP server ${this.name} is not available: ${last}. Gave up after ${MAX_RECONNECT_ATTEMPTS} attempts to restart it; run /mcp reconnect ${this.name} to try again.`);
   }
 
-  /** Why an attempt failed, with what we know about the server's state. */
-  private explain(err: unknown, state: Attempt): string {
-    return explainFailure(err, state, this.config);
-  }
-
-  private async dispose(s: Partial<Session> | undefined): Promise<void> {
-    if (!s) return;
-    const t = s.transport as { sessionId?: string; terminateSession?: () => Promise<void> } | undefined;
-    // Tell a Streamable HTTP server the session is over (spec: clients SHOULD send DELETE).
-    if (s.kind === "http" && t?.sessionId && t.terminateSession) {
-      await Promise.race([t.terminateSession().catch(() => {}), sleep(500)]);
-    }
-    await s.client?.close().catch(() => {});
-    await s.proc?.stop();
+  private dispose(s: Partial<Session> | undefined): Promise<void> {
+    return disposeSession(s, this.closing ? "the host is shutting down" : "the client is closing the connection");
   }
 }

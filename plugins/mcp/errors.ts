@@ -24,13 +24,84 @@ export function httpStatus(err: unknown): number | undefined {
 const JSONRPC_TIMEOUT = -32001;
 const JSONRPC_CONNECTION_CLOSED = -32000;
 
+/**
+ * What the server answered with when it sent a JSON-RPC error: the frame guard (frame-guard.ts) puts
+ * it in the error's `data`, so an answer with code -32000 or -32001 is never taken for the SDK's own
+ * "connection closed" or "request timed out" (which use the same codes).
+ */
+export class ServerErrorAnswer {
+  constructor(
+    readonly code: number,
+    readonly message: string,
+    readonly data: unknown,
+  ) {}
+}
+
+/** An answer to one of our requests that the frame guard refused (too deep, not JSON-RPC): the request fails with `reason`. */
+export class RejectedAnswer {
+  constructor(readonly reason: string) {}
+}
+
+export function serverErrorAnswer(err: unknown): ServerErrorAnswer | undefined {
+  const data = (err as { data?: unknown } | undefined)?.data;
+  return data instanceof ServerErrorAnswer ? data : undefined;
+}
+
+export function rejectedAnswer(err: unknown): RejectedAnswer | undefined {
+  const data = (err as { data?: unknown } | undefined)?.data;
+  return data instanceof RejectedAnswer ? data : undefined;
+}
+
+/** An answer from the server (an error it sent, or an answer we refused), as opposed to an error of the client or the connection. */
+function fromServer(err: unknown): boolean {
+  return serverErrorAnswer(err) !== undefined || rejectedAnswer(err) !== undefined;
+}
+
 export function isRequestTimeout(err: unknown): boolean {
-  return (err as { code?: unknown })?.code === JSONRPC_TIMEOUT;
+  return (err as { code?: unknown })?.code === JSONRPC_TIMEOUT && !fromServer(err);
 }
 
 export function isConnectionClosed(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown };
-  return e?.code === JSONRPC_CONNECTION_CLOSED || e?.message === "Not connected";
+  return (e?.code === JSONRPC_CONNECTION_CLOSED || e?.message === "Not connected") && !fromServer(err);
+}
+
+/** Text from a server on one line, at most `max` characters (a multi-line message is kept whole, not cut to a fragment). */
+export function oneLine(s: string, max = 1000): string {
+  const flat = s.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** A JSON value for a message, bounded (a server's error `data`). */
+export function briefJson(v: unknown, max = 300): string {
+  let text: string;
+  try {
+    text = JSON.stringify(v) ?? String(v);
+  } catch {
+    text = String(v);
+  }
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** `the server answered with error -32000: tool threw (data: {...})`. */
+export function describeServerError(answer: ServerErrorAnswer): string {
+  const data = answer.data === undefined ? "" : ` (data: ${briefJson(answer.data)})`;
+  return `the server answered with error ${answer.code}: ${oneLine(answer.message) || "(no message)"}${data}`;
+}
+
+/**
+ * A validation error (zod's message is its issues as pretty-printed JSON, whose first line is `[`):
+ * `the server's answer does not match the MCP schema: tools[3].inputSchema.type: expected "object"`.
+ */
+function describeSchemaError(err: unknown): string | undefined {
+  const issues = (err as { issues?: unknown })?.issues;
+  if (!Array.isArray(issues) || !issues.length) return undefined;
+  const parts = issues.slice(0, 3).map((i: { path?: unknown[]; message?: unknown }) => {
+    const where = (Array.isArray(i.path) ? i.path : []).map((k, n) => (typeof k === "number" ? `[${k}]` : `${n ? "." : ""}${String(k)}`)).join("");
+    return `${where || "(answer)"}: ${oneLine(String(i.message ?? "invalid"), 200)}`;
+  });
+  const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : "";
+  return `the server's answer does not match the MCP schema: ${parts.join("; ")}${more}`;
 }
 
 function firstLine(s: string): string {
@@ -75,17 +146,27 @@ function describeNetworkError(err: unknown, url: string | undefined): string | u
 /** One line saying why something failed. `url` is the remote server's, for context. */
 export function describeError(err: unknown, url?: string): string {
   if (err instanceof ConnectTimeoutError) return err.message;
+  const answer = serverErrorAnswer(err);
+  if (answer) return describeServerError(answer);
+  const rejected = rejectedAnswer(err);
+  if (rejected) return rejected.reason;
+  const schema = describeSchemaError(err);
+  if (schema) return schema;
   const status = httpStatus(err);
   if (status !== undefined) {
-    const detail = firstLine(String((err as Error).message))
+    const body = String((err as Error).message)
       .replace(/^(Streamable HTTP error|SSE error):\s*/, "")
-      .replace(/^Error POSTing to endpoint:\s*/, "")
-      .replace(/^Non-200 status code \(\d+\)$/, "");
+      .replace(/^Error POSTing to endpoint:\s*/, "");
+    // A pretty-printed JSON body would lose all but its first line (`{`): keep it whole, on one line.
+    const detail = (/^\s*[[{]/.test(body) ? oneLine(body, 300) : firstLine(body)).replace(/^Non-200 status code \(\d+\)$/, "");
     return `HTTP ${status}${url ? ` from ${url}` : ""}${detail ? `: ${detail}` : ""}`;
   }
   const net = describeNetworkError(err, url);
   if (net) return net;
   const message = err instanceof Error ? err.message : String(err);
   if (isConnectionClosed(err)) return "the server closed the connection";
-  return firstLine(message.replace(/^MCP error -?\d+:\s*/, "")) || "unknown error";
+  // A message that starts like JSON would lose all but its first line: keep it whole, on one line.
+  const text = message.replace(/^MCP error -?\d+:\s*/, "");
+  const line = /^\s*[[{]/.test(text) ? oneLine(text, 500) : firstLine(text);
+  return line || "unknown error";
 }

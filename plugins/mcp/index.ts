@@ -11,6 +11,7 @@ import { mcpCli } from "./cli-command.js";
 import { parseServers } from "./config.js";
 import type { McpManager } from "./manager.js";
 import { mcpJsonPath, readMcpJsonServers } from "./mcp-json.js";
+import { declareServerSecrets } from "./secrets.js";
 import { publishStatus, type McpServerStatus } from "./status.js";
 
 export { getMcpStatus, type McpServerStatus } from "./status.js";
@@ -49,9 +50,13 @@ export default definePlugin(() => {
     // Each server entry is checked on its own by parseServers, so one bad entry never costs the others.
     configSections: { mcpServers: { schema: z.record(z.string(), z.unknown()), merge: "entries" } },
     cli: [mcpCli],
-    config(config, env) {
+    async config(config, env) {
       const file = mcpJsonPath(env.projectRoot);
-      const fromFile = readMcpJsonServers(file);
+      const fromFile = await readMcpJsonServers(file);
+      // What servers are given in env and headers is secret wherever it shows up later.
+      const declare = (value: string, label: string) => env.addSecret(value, label);
+      declareServerSecrets(config.mcpServers, declare);
+      declareServerSecrets(fromFile, declare);
       if (!fromFile) return;
       env.addFile(file);
       // The agent config wins over .mcp.json for a server defined in both.
@@ -60,6 +65,8 @@ export default definePlugin(() => {
     async setup(context) {
       ctx = context;
       const raw = (ctx.config.mcpServers ?? {}) as Record<string, unknown>;
+      // Servers given to createHost({ config }) too (the config hook saw those of the files).
+      declareServerSecrets(raw, (value, label) => ctx.addSecret(value, label));
       const { servers, problems } = parseServers(raw, { root: ctx.workspace.root });
       for (const p of problems) {
         // Warnings (an unset variable, a likely typo) are config problems; a server that cannot load is a server one.

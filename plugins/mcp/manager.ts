@@ -4,14 +4,15 @@
  * into registry skills (skills.ts), and keeps the registry in step when a server's lists change, it
  * crashes or it comes back.
  */
-import type {
-  CommandDefinition,
-  CommandRegistrar,
-  JsonSchema,
-  PluginContext,
-  SkillRegistrar,
-  ToolDefinition,
-  ToolRegistrar,
+import {
+  redactString,
+  type CommandDefinition,
+  type CommandRegistrar,
+  type JsonSchema,
+  type PluginContext,
+  type SkillRegistrar,
+  type ToolDefinition,
+  type ToolRegistrar,
 } from "../../core/index.js";
 import type { Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describeTarget, type ServerConfig } from "./config.js";
@@ -19,7 +20,7 @@ import { McpConnection, type ConnectionListener } from "./connection.js";
 import { promptToText, resourceContentsToText } from "./content.js";
 import { namesFor, prefixFor, serverParts, shortHash } from "./naming.js";
 import { argumentHint, parsePromptArgs } from "./prompt-args.js";
-import { inferRisk, riskOverride } from "./risk.js";
+import { mcpToolRisk } from "./risk.js";
 import { McpSkills } from "./skills.js";
 import type { McpServerStatus } from "./status.js";
 
@@ -55,6 +56,8 @@ export class McpManager implements ConnectionListener {
   private readonly registeredTools = new Map<string, Registered>();
   private readonly registeredCommands = new Map<string, Registered>();
   private readonly resourceTools = new Map<string, string>();
+  /** Skipped tools already reported, per server (`name\0reason`), so a re-listing does not repeat them. */
+  private readonly reportedSkips = new Map<string, Set<string>>();
   private readonly skills: McpSkills;
   private started: Promise<void> | undefined;
 
@@ -88,7 +91,7 @@ export class McpManager implements ConnectionListener {
             // Skills are read now, while the other plugins set up; registerSkills waits for them.
             void this.skills.refresh(c);
           } else {
-            this.ctx.report({ kind: "server", name: c.name, message: `MCP server ${c.name} failed to connect: ${c.error}. Continuing without ${c.name} tools.` });
+            this.ctx.report({ kind: "server", name: c.name, message: redactString(`MCP server ${c.name} failed to connect: ${c.error}. Continuing without ${c.name} tools.`) });
           }
         }),
       ),
@@ -130,10 +133,13 @@ export class McpManager implements ConnectionListener {
       resources: this.resourceTools.has(c.name),
       skills: this.skills.count(c),
       connectMs: c.connectMs,
-      error: c.error,
+      // What a server says (its name, its stderr in an error) may hold a secret it was given: redacted, as in the audit log.
+      error: c.error === undefined ? undefined : redactString(c.error),
       target: describeTarget(c.config),
-      server: c.serverInfo ? { name: c.serverInfo.name, version: c.serverInfo.version } : undefined,
+      server: c.serverInfo ? { name: redactString(String(c.serverInfo.name)), version: redactString(String(c.serverInfo.version)) } : undefined,
       pid: c.status === "connected" ? c.pid : undefined,
+      skippedTools: c.skippedTools.length ? c.skippedTools.map((t) => ({ ...t })) : undefined,
+      noise: c.noise || undefined,
     }));
   }
 
@@ -182,6 +188,7 @@ export class McpManager implements ConnectionListener {
 
   private syncTools(c: McpConnection): void {
     if (!this.tools) return;
+    this.reportSkipped(c);
     const part = this.parts.get(c.name)!;
     const names = namesFor(part, c.tools.map((t) => t.name));
     const taken = new Set(names.values());
@@ -205,6 +212,18 @@ export class McpManager implements ConnectionListener {
     this.skills.reapply(c);
   }
 
+  /** Each tool the server listed but we could not use, reported once with its name and the reason. */
+  private reportSkipped(c: McpConnection): void {
+    const seen = this.reportedSkips.get(c.name) ?? new Set<string>();
+    this.reportedSkips.set(c.name, seen);
+    for (const t of c.skippedTools) {
+      const key = `${t.name}\0${t.reason}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      this.ctx.report({ kind: "server", name: c.name, message: `MCP server ${c.name}: tool ${JSON.stringify(t.name)} skipped: ${t.reason}. Its other tools are available.` });
+    }
+  }
+
   private toolDefinition(c: McpConnection, tool: Tool, name: string, readHint: string | undefined): ToolDefinition {
     const cfg = c.config;
     const schema = tool.inputSchema as JsonSchema | undefined;
@@ -214,7 +233,8 @@ export class McpManager implements ConnectionListener {
       description: `[MCP:${c.name}] ${tool.description?.trim() || tool.title || annotations?.title || tool.name}`,
       // Kept whole (the gate validates it before anything is sent); only a missing `type` is filled in.
       inputSchema: schema && schema.type === "object" ? schema : { ...(schema ?? {}), type: "object" },
-      risk: riskOverride(cfg.risk, tool.name) ?? inferRisk({ name: tool.name, description: tool.description, annotations }),
+      // The server's hints may raise the risk, never lower it, unless the user trusts the server (risk.ts).
+      risk: mcpToolRisk({ name: tool.name, description: tool.description, annotations }, cfg),
       timeoutMs: cfg.toolTimeout,
       maxOutputBytes: cfg.maxOutputBytes,
       source: `mcp:${c.name}`,

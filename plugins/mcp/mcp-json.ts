@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { AgentError, ConfigError } from "../../core/index.js";
+import { AgentError, ConfigError, MAX_CONFIG_DEPTH, parseJsonConfig, tooDeep } from "../../core/index.js";
 
 export interface McpJson {
   file: string;
@@ -20,7 +20,9 @@ export function mcpJsonPath(projectRoot: string): string {
 
 export function readMcpJson(file: string): McpJson {
   if (!existsSync(file)) return { file, existed: false, data: { mcpServers: {} }, indent: "  " };
-  const text = readFileSync(file, "utf8");
+  const raw = readFileSync(file, "utf8");
+  // A byte order mark (Windows editors) is not part of the JSON; it is not written back either.
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   let data: unknown;
   try {
     data = text.trim() === "" ? {} : JSON.parse(text);
@@ -49,17 +51,15 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * The servers of `.mcp.json` at the project root, for the config hook: `{ "mcpServers": { ... } }`, as
- * Claude Code, Cursor and Claude Desktop write it. A file that is not JSON, or not that shape, is a config
- * error naming the file and the key, like any config file.
+ * Claude Code, Cursor and Claude Desktop write it. A file that is not JSON (named with the line and
+ * column of the mistake, as for any config file; a byte order mark is fine), nests absurdly deep, or is
+ * not that shape, is a config error naming the file and the key.
  */
-export function readMcpJsonServers(file: string): Record<string, unknown> | undefined {
+export async function readMcpJsonServers(file: string): Promise<Record<string, unknown> | undefined> {
   if (!existsSync(file)) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
-  } catch (err) {
-    throw new ConfigError(file, [{ path: "", message: `could not be parsed as JSON: ${(err as Error).message}` }]);
-  }
+  const raw = await parseJsonConfig(readFileSync(file, "utf8"), file);
+  const deep = tooDeep(raw, MAX_CONFIG_DEPTH);
+  if (deep) throw new ConfigError(file, [{ path: deep.length > 80 ? `${deep.slice(0, 80)}…` : deep, message: `nested more than ${MAX_CONFIG_DEPTH} levels deep; no config needs that` }]);
   if (!isPlainObject(raw)) throw new ConfigError(file, [{ path: "", message: 'expected an object with an "mcpServers" key' }]);
   const servers = raw.mcpServers ?? {};
   if (!isPlainObject(servers)) throw new ConfigError(file, [{ path: "mcpServers", message: "expected an object of server entries" }]);

@@ -1,7 +1,10 @@
 /**
- * Risk of an MCP tool: the config override wins; then the server's annotations (only the hints it
- * actually sets); then the tool's name and description. Unknown stays `execute`: a tool we cannot
- * place is treated as dangerous, as for any other plugin.
+ * Risk of an MCP tool. The user decides: a per-tool `risk` in the server's entry (or
+ * `tools.overrides`, which the host applies over whatever a plugin declares) wins. Otherwise what the
+ * server says about its tools (annotations, names, descriptions) is a claim by the server: it may
+ * raise the risk, never lower it below `execute`, the risk of a tool we cannot place. Only for a
+ * server the user trusts (`"trust": true` in its entry) is the claim taken as it is: annotations
+ * (only the hints it actually sets), then the name, then the description, unknown → `execute`.
  */
 import type { Risk } from "../../core/index.js";
 import { globMatcher } from "./config.js";
@@ -73,4 +76,19 @@ export function riskOverride(overrides: Record<string, Risk>, toolName: string):
     if (/[*?]/.test(pattern) && globMatcher([pattern])(toolName)) return risk;
   }
   return undefined;
+}
+
+/** How much a risk asks of the user: `network` and `execute` are asked for in every mode but bypass. */
+const RANK: Record<Risk, number> = { read: 0, write: 1, network: 2, execute: 2 };
+
+/** The risk an MCP tool is registered with (see the top of this file). */
+export function mcpToolRisk(
+  tool: { name: string; description?: string; annotations?: ToolAnnotationsLike },
+  server: { risk: Record<string, Risk>; trust?: boolean },
+): Risk {
+  const configured = riskOverride(server.risk, tool.name);
+  if (configured) return configured;
+  const claimed = inferRisk(tool);
+  if (server.trust === true) return claimed;
+  return RANK[claimed] >= RANK.execute ? claimed : "execute";
 }

@@ -8,3 +8,5 @@ export {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 export { ProcessTransport } from "./stdio-transport.js";
+export { GuardedTransport } from "./frame-guard.js";
+export { listTools } from "./tool-list.js";

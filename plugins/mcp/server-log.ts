@@ -1,13 +1,22 @@
 /**
  * One log file per server (`.agent/logs/mcp-<server>.log`): a stdio server's stderr, noise it
  * printed on stdout, and client-side errors. Never the user's terminal, never the protocol channel.
- * Writes are synchronous appends, so the tail survives a crash; a file over 5 MiB is rotated once
- * (to `.1`) when first opened.
+ * Writes are synchronous appends, so the tail survives a crash. The file is kept under MAX_LOG_BYTES
+ * while the server runs: when a write would pass it, the file becomes `.log.1` (replacing the older
+ * one) and a new one starts, so a chatty server costs at most twice that on disk. Everything written
+ * is redacted first (secrets the user gave servers in `env` / `headers`, tokens by shape), a line at a
+ * time, so a secret split across two reads of stderr is still caught.
  */
-import { closeSync, mkdirSync, openSync, renameSync, statSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
 import path from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import { redactString } from "../../core/index.js";
 
-const ROTATE_BYTES = 5 * 1024 * 1024;
+export const MAX_LOG_BYTES = 1024 * 1024;
+/** A partial line longer than this is written without waiting for its end. */
+const MAX_PARTIAL_CHARS = 16 * 1024;
+/** A note (a line from the host) longer than this is cut. */
+const MAX_NOTE_CHARS = 4000;
 
 export function logFileFor(root: string, server: string): string {
   return path.join(root, ".agent", "logs", `mcp-${server.replace(/[^a-zA-Z0-9_.-]/g, "_")}.log`);
@@ -15,36 +24,40 @@ export function logFileFor(root: string, server: string): string {
 
 export class ServerLog {
   private fd: number | undefined;
+  private size = 0;
   private broken = false;
+  private partial = "";
+  private readonly decoder = new StringDecoder("utf8");
 
-  constructor(readonly file: string) {}
+  constructor(
+    readonly file: string,
+    private readonly maxBytes = MAX_LOG_BYTES,
+  ) {}
 
+  /** Output of the server (stderr, stdout noise): written a line at a time, redacted. */
   write(data: string | Buffer): void {
     if (this.broken) return;
-    try {
-      if (this.fd === undefined) {
-        mkdirSync(path.dirname(this.file), { recursive: true });
-        try {
-          if (statSync(this.file).size > ROTATE_BYTES) renameSync(this.file, `${this.file}.1`);
-        } catch {
-          /* no file yet */
-        }
-        this.fd = openSync(this.file, "a", 0o600);
-      }
-      if (typeof data === "string") writeSync(this.fd, data);
-      else writeSync(this.fd, data);
-    } catch {
-      // A log that cannot be written must not take the server down with it.
-      this.broken = true;
+    const text = this.partial + (typeof data === "string" ? data : this.decoder.write(data));
+    const end = text.lastIndexOf("\n") + 1;
+    if (end === 0 && text.length < MAX_PARTIAL_CHARS) {
+      this.partial = text;
+      return;
     }
+    const cut = end === 0 ? text.length : end;
+    this.partial = text.slice(cut);
+    this.append(redactString(text.slice(0, cut)));
   }
 
   /** A line from the host (not the server), timestamped. */
   note(message: string): void {
-    this.write(`[agent ${new Date().toISOString()}] ${message}\n`);
+    if (this.broken) return;
+    this.flushPartial();
+    const line = message.length > MAX_NOTE_CHARS ? `${message.slice(0, MAX_NOTE_CHARS)}… (${message.length - MAX_NOTE_CHARS} more characters)` : message;
+    this.append(redactString(`[agent ${new Date().toISOString()}] ${line}\n`));
   }
 
   close(): void {
+    this.flushPartial();
     if (this.fd === undefined) return;
     try {
       closeSync(this.fd);
@@ -52,5 +65,46 @@ export class ServerLog {
       /* already closed */
     }
     this.fd = undefined;
+  }
+
+  private flushPartial(): void {
+    if (!this.partial) return;
+    const rest = this.partial;
+    this.partial = "";
+    this.append(redactString(`${rest}\n`));
+  }
+
+  private append(text: string): void {
+    if (this.broken || text === "") return;
+    try {
+      let bytes = Buffer.byteLength(text);
+      if (bytes > this.maxBytes) {
+        // One write bigger than the whole budget: keep its end.
+        const buf = Buffer.from(text);
+        text = `[agent] ${bytes - this.maxBytes / 2} bytes of output cut\n${buf.subarray(buf.length - this.maxBytes / 2).toString("utf8")}`;
+        bytes = Buffer.byteLength(text);
+      }
+      if (this.fd === undefined) this.open();
+      if (this.size > 0 && this.size + bytes > this.maxBytes) this.rotate();
+      writeSync(this.fd!, text);
+      this.size += bytes;
+    } catch {
+      // A log that cannot be written must not take the server down with it.
+      this.broken = true;
+    }
+  }
+
+  private open(): void {
+    mkdirSync(path.dirname(this.file), { recursive: true });
+    this.fd = openSync(this.file, "a", 0o600);
+    // A file an earlier session left near the limit is rotated by the first write that would pass it.
+    this.size = fstatSync(this.fd).size;
+  }
+
+  private rotate(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    renameSync(this.file, `${this.file}.1`);
+    this.fd = openSync(this.file, "a", 0o600);
+    this.size = 0;
   }
 }

@@ -29,6 +29,10 @@ export interface McpServerStatus {
   server?: { name: string; version: string };
   /** Process id of a running stdio server. */
   pid?: number;
+  /** Tools the server listed that were skipped (an invalid schema), with the reason. */
+  skippedTools?: { name: string; reason: string }[];
+  /** Frames and stdout lines of the live session that were refused or ignored (details in the server's log). */
+  noise?: number;
 }
 
 const statusOf = definePluginHooks(() => ({ read: (): McpServerStatus[] => [] }));

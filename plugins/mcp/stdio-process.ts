@@ -69,6 +69,8 @@ export class StdioServerProcess {
       shell: false,
     });
     const child = this.child;
+    // Tracked before anything else can happen: from here on, the host's exit handler and its watchdog
+    // (which outlives a host killed with SIGKILL) stop the server and its whole group.
     if (child.pid) options.processes.track(child, { group: useGroups });
     log.note(`started${child.pid ? ` pid ${child.pid}` : ""}: ${redactString([command, ...args].join(" "))} (cwd ${cwd})`);
 
@@ -88,8 +90,13 @@ export class StdioServerProcess {
       this.exit = { code, signal };
       log.note(`exited (${signal ? `signal ${signal}` : `code ${code}`})`);
       onExit(this.exit);
-      // A server that dies may leave children behind in its group: take them down too.
-      if (useGroups && child.pid) void terminate(child.pid, { group: true, graceMs: 1000 });
+      // A server that dies may leave children behind in its group: take them down too. Until they are
+      // gone the group stays tracked (the host's tracker forgets a child when it exits), so a host
+      // killed meanwhile still has its watchdog kill them.
+      if (useGroups && child.pid) {
+        const untrack = options.processes.track({ pid: child.pid }, { group: true });
+        void terminate(child.pid, { group: true, graceMs: 1000 }).finally(untrack);
+      }
       // `close` waits for stdout/stderr to end, which a grandchild holding them open could delay forever.
       setTimeout(onClosed, 200).unref();
     });

@@ -2,16 +2,32 @@
  * The MCP `Transport` over a spawned server process. Unlike the SDK's `StdioClientTransport` it
  * works with a process group (see stdio-process.ts), treats stdout lines that are not JSON-RPC as
  * log noise instead of errors, and reads lines in linear time with a 64 MiB message limit (the
- * SDK's ReadBuffer re-concatenates its whole buffer on every chunk and stops at 10 MiB).
+ * SDK's ReadBuffer re-concatenates its whole buffer on every chunk and stops at 10 MiB). A leading
+ * byte order mark is skipped. JSON that is not JSON-RPC goes to `oninvalid` (the frame guard, which
+ * can fail the request it answers) or, without one, to the noise. Nothing read from the server can
+ * throw out of the stream's callbacks.
  */
-import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerLog } from "./server-log.js";
 import type { StdioServerProcess } from "./stdio-process.js";
 import { formatBytes } from "./content.js";
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/** Why a JSON value is not a JSON-RPC message, in a few words (the schema's own union error says little). */
+export function whyNotJsonRpc(v: unknown): string {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return `it is ${Array.isArray(v) ? "an array" : v === null ? "null" : `a ${typeof v}`}, not a JSON-RPC object`;
+  const m = v as Record<string, unknown>;
+  if (m.jsonrpc !== "2.0") return 'its "jsonrpc" is not "2.0"';
+  const e = m.error as Record<string, unknown> | undefined;
+  if ("error" in m && (typeof e !== "object" || e === null)) return 'its "error" is not an object';
+  if (e && !Number.isInteger(e.code)) return "its error code is not an integer";
+  if (e && typeof e.message !== "string") return "its error has no message";
+  if ("method" in m && typeof m.method !== "string") return 'its "method" is not a string';
+  return "it is not a valid JSON-RPC message";
+}
 
 /** Splits a byte stream into lines without re-copying what it already holds. */
 export class LineSplitter {
@@ -70,6 +86,8 @@ export class ProcessTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** JSON that is not JSON-RPC (set by the frame guard; without it such lines are noise). */
+  oninvalid: ((value: unknown, reason: string) => void) | undefined = undefined;
   /** Lines on stdout that were not JSON-RPC (banners, stray console.log). */
   readonly noise = { lines: 0, last: "" };
   /** Set when we closed the connection ourselves because the server misbehaved. */
@@ -95,22 +113,42 @@ export class ProcessTransport implements Transport {
         void this.close();
       },
     );
-    proc.child.stdout?.on("data", (chunk: Buffer) => splitter.push(chunk));
+    proc.child.stdout?.on("data", (chunk: Buffer) => {
+      try {
+        splitter.push(chunk);
+      } catch (err) {
+        // Nothing a server writes may throw into the stream's callback (that would crash the host).
+        this.log.note(`stdout: a line could not be handled (ignored): ${(err as Error)?.message ?? String(err)}`);
+      }
+    });
     void proc.closed.then(() => this.finish());
   }
 
+  /** A line that is not JSON-RPC: counted (connect errors mention it), and logged unless `logged` elsewhere. */
+  private noiseLine(line: string, logged = false): void {
+    this.noise.lines++;
+    this.noise.last = line.length > 120 ? `${line.slice(0, 119)}…` : line;
+    if (!logged) this.log.write(`[stdout, not JSON-RPC] ${line.length > 2000 ? `${line.slice(0, 2000)}…` : line}\n`);
+  }
+
   private handleLine(raw: string): void {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    let line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
     if (line.trim() === "") return;
-    let message: JSONRPCMessage;
+    let value: unknown;
     try {
-      message = deserializeMessage(line);
+      value = JSON.parse(line);
     } catch {
-      this.noise.lines++;
-      this.noise.last = line.length > 120 ? `${line.slice(0, 119)}…` : line;
-      this.log.write(`[stdout, not JSON-RPC] ${line.length > 2000 ? `${line.slice(0, 2000)}…` : line}\n`);
+      return this.noiseLine(line);
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (!parsed.success) {
+      // The guard logs it (and fails the request it may answer).
+      this.noiseLine(line, !!this.oninvalid);
+      this.oninvalid?.(value, whyNotJsonRpc(value));
       return;
     }
+    const message = parsed.data as JSONRPCMessage;
     // The SDK runs notification handlers a microtask later but handles responses at once, so a
     // progress notification read just before its result would find the request gone. Handing
     // responses over a microtask later keeps them in order.

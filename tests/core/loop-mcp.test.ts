@@ -36,7 +36,7 @@ test("the model calls demo-server tools through the gate and gets their results"
   ]);
   t = await openHost("openai", srv, {
     builtins: ["mcp", "openai"],
-    config: { mcpServers: { demo: { command: process.execPath, args: [DEMO] } } },
+    config: { mcpServers: { demo: { command: process.execPath, args: [DEMO], trust: true } } },
   });
   const result = await t.host.run("Use the demo server");
 

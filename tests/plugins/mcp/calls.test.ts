@@ -187,10 +187,10 @@ describe("calling MCP tools", () => {
 
   it("applies permission rules and modes to MCP tools like to any tool", async () => {
     const host = await mcpHost(
-      { alpha: fixture("same-names", "--label", "A"), beta: fixture("same-names", "--label", "B"), many: fixture("many-tools") },
+      { alpha: { ...fixture("same-names", "--label", "A"), trust: true }, beta: fixture("same-names", "--label", "B"), many: fixture("many-tools") },
       { permissionMode: "default", config: { permissions: { deny: ["mcp__beta__*"] } } },
     );
-    // A read tool runs in default mode; a deny rule with a glob blocks a whole server.
+    // A read tool (of a trusted server: see risk.test.ts) runs in default mode; a deny rule with a glob blocks a whole server.
     expect(await host.tools.call("mcp__alpha__search", {})).toMatchObject({ ok: true });
     expect(await host.tools.call("mcp__beta__search", {})).toMatchObject({ ok: false, outcome: "denied" });
     // A tool of unknown risk needs approval; with nobody to ask, it is denied with the rule to add.

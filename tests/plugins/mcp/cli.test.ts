@@ -7,7 +7,8 @@ import { agent, project } from "./_cli.js";
 
 afterAll(cleanup);
 
-const demo = { command: process.execPath, args: [DEMO_SERVER] };
+// Trusted, so its tools' names set their risk (echo, add, upper: read) and they run in default mode.
+const demo = { command: process.execPath, args: [DEMO_SERVER], trust: true };
 
 describe("agent mcp list / get", () => {
   const p = project({
@@ -117,6 +118,13 @@ describe("agent mcp add / remove", () => {
     const p = project();
     expect((await agent(p, ["mcp", "add", "demo", "--", process.execPath, DEMO_SERVER])).code).toBe(0);
     expect(existsSync(path.join(p.dir, ".mcp.json"))).toBe(true);
+    // Not trusted: its tools are "execute" whatever their names say, so headless default mode refuses them.
+    const refused = await agent(p, ["call", "mcp__demo__echo", '{"text":"added"}']);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain("Permission denied: mcp__demo__echo (risk: execute) needs approval");
+    expect((await agent(p, ["mcp", "remove", "demo"])).code).toBe(0);
+    expect((await agent(p, ["mcp", "add", "--trust", "demo", "--", process.execPath, DEMO_SERVER])).code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(p.dir, ".mcp.json"), "utf8")).mcpServers.demo).toEqual({ command: process.execPath, args: [DEMO_SERVER], trust: true });
     const call = await agent(p, ["call", "mcp__demo__echo", '{"text":"added"}']);
     expect(call).toMatchObject({ code: 0, stdout: "added\n" });
   });

@@ -67,8 +67,27 @@ describe("MCP server config", () => {
     expect(problems.every((p) => p.fatal)).toBe(true);
   });
 
-  it("takes numbers in args and env as strings", () => {
-    const { servers } = parseServers({ s: { command: "x", args: ["--port", 8080], env: { N: 1 } } }, { root, env });
-    expect(servers[0]).toMatchObject({ args: ["--port", "8080"], env: { N: "1" } });
+  it("refuses numbers and booleans in args, env and headers, naming the key (JSON keeps no text for them: 1.0 would become \"1\")", () => {
+    const { servers, problems } = parseServers(
+      {
+        args: { command: "x", args: ["--port", 8080] },
+        env: { command: "x", env: { N: 1.0, OK: "1" } },
+        headers: { url: "http://127.0.0.1:9/mcp", headers: { "X-Debug": true } },
+        fine: { command: "x", args: ["--port", "8080"], env: { N: "1.0" } },
+      },
+      { root, env },
+    );
+    expect(servers.map((s) => [s.name, s.args, s.env])).toEqual([["fine", ["--port", "8080"], { N: "1.0" }]]);
+    expect(problems.map((p) => [p.server, p.fatal, p.message])).toEqual([
+      ["args", true, "mcpServers.args.args[1]: expected a string, got the number 8080 (put it in quotes: a number is not passed on as written)"],
+      ["env", true, "mcpServers.env.env.N: expected a string, got the number 1 (put it in quotes: a number is not passed on as written)"],
+      ["headers", true, 'mcpServers.headers.headers.X-Debug: expected a string, got boolean true (put it in quotes: a boolean is not passed on as written)'],
+    ]);
+  });
+
+  it("reads trust: true (Gemini CLI's key, taken here to mean: believe this server's hints about its tools)", () => {
+    const { servers, problems } = parseServers({ t: { command: "x", trust: true }, u: { command: "x" }, bad: { command: "x", trust: "yes" } }, { root, env });
+    expect(servers.map((s) => [s.name, s.trust])).toEqual([["t", true], ["u", false]]);
+    expect(problems.map((p) => p.message)).toEqual(['mcpServers.bad.trust: expected true or false, got the string "yes"']);
   });
 });

@@ -63,7 +63,7 @@ describe("no orphans", () => {
   it("on a normal exit", async () => {
     const marker = `orphan-${randomUUID()}`;
     const p = serversProject(marker);
-    const r = await finished(startAgent(p, ["call", "mcp__demo__echo", '{"text":"bye"}']));
+    const r = await finished(startAgent(p, ["call", "--permission-mode", "bypass", "mcp__demo__echo", '{"text":"bye"}']));
     expect(r).toMatchObject({ code: 0, stdout: "bye\n" });
     await expectNoneLeft(marker);
   });

@@ -15,7 +15,8 @@ afterAll(cleanup);
 describe("server-everything over stdio", () => {
   let host: Host;
   beforeAll(async () => {
-    host = await mcpHost({ everything: node(EVERYTHING, "stdio") });
+    // Trusted: its annotations and names set the risk (an untrusted server's cannot lower it, see risk.test.ts).
+    host = await mcpHost({ everything: { ...node(EVERYTHING, "stdio"), trust: true } });
   });
 
   it("connects and registers its tools with their annotations as risk", () => {
@@ -119,7 +120,7 @@ describe("server-filesystem, confined to a temp folder", () => {
     const outside = tempDir();
     writeFileSync(path.join(dir, "hello.txt"), "hello from the sandbox\n");
     writeFileSync(path.join(outside, "secret.txt"), "nope\n");
-    const host = await mcpHost({ fs: node(FILESYSTEM, dir) });
+    const host = await mcpHost({ fs: { ...node(FILESYSTEM, dir), trust: true } });
     expect(host.tools.get("mcp__fs__read_text_file")!.risk).toBe("read");
     expect(host.tools.get("mcp__fs__write_file")!.risk).toBe("write");
     expect(await host.tools.call("mcp__fs__read_text_file", { path: path.join(dir, "hello.txt") })).toMatchObject({ ok: true, output: "hello from the sandbox\n" });

@@ -1,0 +1,53 @@
+/**
+ * The SDK client of one connection: our capabilities (elicitation answered with a form's defaults,
+ * the skills extension), and its handlers for what a server sends unasked: list changes, log
+ * messages, errors, the end of the connection. Kept apart from connection.ts, which decides what
+ * these mean for the connection.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { ServerConfig } from "./config.js";
+import { CLIENT_INFO } from "./connection-parts.js";
+import { answerWithDefaults } from "./elicitation.js";
+import { oneLine } from "./errors.js";
+import type { loadCore } from "./sdk.js";
+import type { ServerLog } from "./server-log.js";
+import { SKILLS_EXTENSION } from "./skill-uris.js";
+
+export interface ClientHooks {
+  readonly config: ServerConfig;
+  readonly log: ServerLog;
+  elicited(message: string, accepted: boolean): void;
+  listChanged(client: Client, what: "tools" | "prompts" | "resources"): void;
+  closed(client: Client): void;
+}
+
+export function makeClient(sdk: Awaited<ReturnType<typeof loadCore>>, hooks: ClientHooks): Client {
+  const { config, log } = hooks;
+  const elicit = config.elicitation === "defaults";
+  // The skills extension (SEP-2640) is declared as SEP-2133 negotiates extensions, unless turned off for this server.
+  const extensions = config.skills === false ? undefined : { [SKILLS_EXTENSION]: {} };
+  const client = new sdk.Client(CLIENT_INFO, { capabilities: { ...(elicit ? { elicitation: {} } : {}), ...(extensions ? { extensions } : {}) } });
+  if (elicit) {
+    client.setRequestHandler(sdk.ElicitRequestSchema, async (request) => {
+      const answer = answerWithDefaults(request.params as Parameters<typeof answerWithDefaults>[0]);
+      hooks.elicited(String(request.params.message ?? ""), answer.action === "accept");
+      return answer;
+    });
+  }
+  client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => hooks.listChanged(client, "tools"));
+  client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, () => hooks.listChanged(client, "prompts"));
+  client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, () => hooks.listChanged(client, "resources"));
+  // Log messages a server sends over the protocol go to its log file, like its stderr.
+  client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (n) => {
+    const data = typeof n.params.data === "string" ? n.params.data : JSON.stringify(n.params.data);
+    log.note(`server ${n.params.level}${n.params.logger ? ` (${n.params.logger})` : ""}: ${data}`);
+  });
+  client.onerror = (err) => {
+    // The SDK can see a progress notification after the result it belongs to: harmless.
+    if (/unknown token/i.test(err.message)) return;
+    // On one line: a validation error's message is pretty-printed JSON, whose first line is only `[`.
+    log.note(`client: ${oneLine(String(err.message), 500)}`);
+  };
+  client.onclose = () => hooks.closed(client);
+  return client;
+}
