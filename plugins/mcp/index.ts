@@ -6,7 +6,7 @@
  * `.mcp.json` in its config hook and contributes `agent mcp`. The MCP SDK is loaded only when at
  * least one enabled server is configured, so `agent tools` without servers stays fast.
  */
-import { definePlugin, z, type PluginContext } from "../../core/index.js";
+import { definePlugin, MAX_CONFIG_DEPTH, z, type PluginContext } from "../../core/index.js";
 import { mcpCli } from "./cli-command.js";
 import { parseServers } from "./config.js";
 import type { McpManager } from "./manager.js";
@@ -44,6 +44,8 @@ function staticStatus(name: string, raw: unknown, status: "disabled" | "failed",
 export default definePlugin(() => {
   let ctx: PluginContext;
   let manager: McpManager | undefined;
+  /** `.mcp.json` entries left out by the config hook for nesting too deep: reported in setup, like any bad entry. */
+  let tooDeep = new Map<string, string>();
 
   return {
     name: "mcp",
@@ -52,7 +54,9 @@ export default definePlugin(() => {
     cli: [mcpCli],
     async config(config, env) {
       const file = mcpJsonPath(env.projectRoot);
-      const fromFile = await readMcpJsonServers(file);
+      const read = await readMcpJsonServers(file);
+      const fromFile = read?.servers;
+      tooDeep = read?.tooDeep ?? new Map();
       // What servers are given in env and headers is secret wherever it shows up later.
       const declare = (value: string, label: string) => env.addSecret(value, label);
       declareServerSecrets(config.mcpServers, declare);
@@ -68,6 +72,9 @@ export default definePlugin(() => {
       // Servers given to createHost({ config }) too (the config hook saw those of the files).
       declareServerSecrets(raw, (value, label) => ctx.addSecret(value, label));
       const { servers, problems } = parseServers(raw, { root: ctx.workspace.root });
+      for (const [server, at] of tooDeep) {
+        if (!Object.hasOwn(raw, server)) problems.push({ server, fatal: true, message: `${at}: nested more than ${MAX_CONFIG_DEPTH} levels deep; no config needs that` });
+      }
       for (const p of problems) {
         // Warnings (an unset variable, a likely typo) are config problems; a server that cannot load is a server one.
         ctx.report({
@@ -76,7 +83,7 @@ export default definePlugin(() => {
           message: p.fatal ? `MCP server ${p.server} is misconfigured: ${p.message}. Continuing without ${p.server} tools.` : `MCP server ${p.server}: ${p.message}`,
         });
       }
-      const names = Object.keys(raw);
+      const names = [...Object.keys(raw), ...[...tooDeep.keys()].filter((n) => !Object.hasOwn(raw, n))];
       const parsed = new Set(servers.map((s) => s.name));
       const others: McpServerStatus[] = [
         ...names

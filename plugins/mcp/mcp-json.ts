@@ -49,19 +49,38 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** What `.mcp.json` holds for the config hook: its servers, and those left out because they nest absurdly deep. */
+export interface McpJsonServers {
+  servers: Record<string, unknown>;
+  /** Server name → where its entry went too deep (reported as that server's problem; the others load). */
+  tooDeep: Map<string, string>;
+}
+
+const clip = (path: string) => (path.length > 80 ? `${path.slice(0, 80)}…` : path);
+
 /**
  * The servers of `.mcp.json` at the project root, for the config hook: `{ "mcpServers": { ... } }`, as
  * Claude Code, Cursor and Claude Desktop write it. A file that is not JSON (named with the line and
- * column of the mistake, as for any config file; a byte order mark is fine), nests absurdly deep, or is
- * not that shape, is a config error naming the file and the key.
+ * column of the mistake, as for any config file; a byte order mark is fine), nests absurdly deep outside
+ * a server's entry, or is not that shape, is a config error naming the file and the key. A server entry
+ * that nests too deep costs only that server.
  */
-export async function readMcpJsonServers(file: string): Promise<Record<string, unknown> | undefined> {
+export async function readMcpJsonServers(file: string): Promise<McpJsonServers | undefined> {
   if (!existsSync(file)) return undefined;
   const raw = await parseJsonConfig(readFileSync(file, "utf8"), file);
+  const tooDeepAt = new Map<string, string>();
+  const entries = isPlainObject(raw) && isPlainObject(raw.mcpServers) ? raw.mcpServers : undefined;
+  // Entries sit two levels down (mcpServers.<name>); each is measured on its own so one bad entry stays its own problem.
+  for (const [name, entry] of Object.entries(entries ?? {})) {
+    const at = tooDeep(entry, MAX_CONFIG_DEPTH - 2);
+    if (at === undefined) continue;
+    tooDeepAt.set(name, clip(`mcpServers.${name}${at === "(root)" ? "" : at.startsWith("[") ? at : `.${at}`}`));
+    delete entries![name];
+  }
   const deep = tooDeep(raw, MAX_CONFIG_DEPTH);
-  if (deep) throw new ConfigError(file, [{ path: deep.length > 80 ? `${deep.slice(0, 80)}…` : deep, message: `nested more than ${MAX_CONFIG_DEPTH} levels deep; no config needs that` }]);
+  if (deep) throw new ConfigError(file, [{ path: clip(deep), message: `nested more than ${MAX_CONFIG_DEPTH} levels deep; no config needs that` }]);
   if (!isPlainObject(raw)) throw new ConfigError(file, [{ path: "", message: 'expected an object with an "mcpServers" key' }]);
   const servers = raw.mcpServers ?? {};
   if (!isPlainObject(servers)) throw new ConfigError(file, [{ path: "mcpServers", message: "expected an object of server entries" }]);
-  return servers;
+  return { servers, tooDeep: tooDeepAt };
 }

@@ -49,7 +49,10 @@ async function serve(fixture: string, args: string[]): Promise<{ url: string; st
 
 async function setUp(f: Fault): Promise<{ project: TempProject; stop?: () => void }> {
   const project = tempProject();
-  if (f.fixture.startsWith("configs/")) cpSync(path.join(FIXTURES, f.fixture), project.dir, { recursive: true });
+  if (f.fixture.startsWith("configs/")) {
+    cpSync(path.join(FIXTURES, f.fixture), project.dir, { recursive: true });
+    if (f.config) project.write(".agentrc.json", f.config);
+  }
   if (f.fixture.startsWith("plugins/")) {
     const entry = f.options ? [path.join(FIXTURES, f.fixture), f.options] : path.join(FIXTURES, f.fixture);
     project.write(".agentrc.json", { ...f.config, plugins: [entry, ...(f.extraPlugins ?? []).map((p) => path.join(FIXTURES, p))] });
