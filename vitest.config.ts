@@ -10,7 +10,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,
-    // The CLI and fixtures read the real environment; keep the user's config out of every test.
-    env: { AGENT_CONFIG_HOME: "/nonexistent/agent-config-home", NO_COLOR: "1" },
+    // The CLI and fixtures read the real environment; keep the user's config (and Claude Code's) out of every test.
+    env: { AGENT_CONFIG_HOME: "/nonexistent/agent-config-home", CLAUDE_CONFIG_DIR: "/nonexistent/claude-config-dir", NO_COLOR: "1" },
   },
 });

@@ -43,25 +43,40 @@ export function helpFor(cmd: CliCommand<any>, path: string[]): string {
   return out.join("\n");
 }
 
-/** parseArgs' messages, as a person would want them: the flag named, the closest one suggested. */
-function usageFromParseError(err: unknown, cmd: CliCommand<any>, path: string[]): AgentError {
+/** Flags every command takes (cli/main.ts reads them before the command's own). */
+export const GLOBAL_FLAGS = ["--cwd", "--permission-mode", "--allowedTools", "--disallowedTools", "--add-dir", "--append-system-prompt", "--debug", "--help", "--version"];
+
+/**
+ * parseArgs' messages, as a person would want them: the flag named, the closest one suggested, what
+ * to type instead; never Node's own text (which, for one, quotes `'-- "-x"` without closing the quote).
+ */
+export function usageFromParseError(err: unknown, cmd: Pick<CliCommand<any>, "options" | "passThrough">, path: string[]): AgentError {
   const code = (err as { code?: string }).code;
   const message = (err as Error).message ?? String(err);
-  const where = `agent ${path.join(" ")}`;
+  const where = path.length ? `agent ${path.join(" ")}` : "agent";
+  const options: Record<string, CliOption> = cmd.options ?? {};
+  const flag = /^(?:Unknown option|Option) '([^']+)'/.exec(message)?.[1] ?? "";
+  // `-p, --prompt <value>` in Node's text: name the long form.
+  const named = /--[\w-]+/.exec(flag)?.[0] ?? flag;
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-    const flag = /option '([^']+)'/.exec(message)?.[1] ?? "";
-    const known = Object.keys(cmd.options ?? {}).map((n) => `--${n}`);
-    const near = closestNames(flag.replace(/^-+/, "--"), [...known, "--help"]);
+    const known = Object.keys(options).map((n) => `--${n}`);
+    const near = closestNames(flag.replace(/^-+/, "--"), [...known, "--help", ...GLOBAL_FLAGS]);
     const hint = cmd.passThrough ? ` If it belongs to the command you are passing on, put -- before it.` : "";
     return new AgentError("E_USAGE", `unknown option ${flag} for ${where}.${near.length ? ` Did you mean ${near[0]}?` : ""}${hint} See ${where} --help.`);
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    return new AgentError("E_USAGE", `${message.replace(/^Option '([^']+)'.*argument missing.*$/s, "$1 needs a value")} (${where})`);
+    const long = named.startsWith("--") ? named.slice(2) : (Object.entries(options).find(([, o]) => o.short === named.slice(1))?.[0] ?? named.slice(1));
+    const short = options[long]?.short;
+    if (/argument missing/.test(message)) return new AgentError("E_USAGE", `${named} needs a value (${where}).`);
+    if (/ambiguous/.test(message)) {
+      return new AgentError("E_USAGE", `${flag} needs a value (${where}); for a value that starts with "-", write --${long}=-…${short ? ` or -${short}-…` : ""}.`);
+    }
+    if (/does not take an argument/.test(message)) return new AgentError("E_USAGE", `${named} takes no value (${where}); write just ${named}.`);
   }
   if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
-    return new AgentError("E_USAGE", `${where} takes no arguments; got ${/'([^']*)'/.exec(message)?.[1] ?? "one"}. See ${where} --help.`);
+    return new AgentError("E_USAGE", `${where} takes no arguments; got "${/'([^']*)'/.exec(message)?.[1] ?? "one"}". See ${where} --help.`);
   }
-  return new AgentError("E_USAGE", `${message} (${where})`);
+  return new AgentError("E_USAGE", `${message.split("\n")[0].replace(/'/g, '"')} (${where})`);
 }
 
 /** Run `cmd` on `argv`; `path` is the command words so far. Returns the exit code. */

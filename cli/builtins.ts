@@ -12,4 +12,6 @@ export const builtinPlugins: BuiltinPlugin[] = [
   { name: "commands", load: async () => (await import("../plugins/commands/index.js")).default },
   { name: "markdown-commands", load: async () => (await import("../plugins/markdown-commands/index.js")).default },
   { name: "skills", load: async () => (await import("../plugins/skills/index.js")).default },
+  { name: "tool-search", load: async () => (await import("../plugins/tool-search/index.js")).default },
+  { name: "hooks", load: async () => (await import("../plugins/hooks/index.js")).default },
 ];

@@ -7,6 +7,7 @@ import { AgentError, hostVersion, prepareHost, type Host, type PermissionAsker, 
 import type { CliOpenHostOptions } from "../core/index.js";
 import type { BaseContext } from "./args.js";
 import { builtinPlugins } from "./builtins.js";
+import { flagConfig, flagPlugins, unmatchedFlagRules, type RunFlags } from "./flags.js";
 import { printJson, table } from "./format.js";
 
 export function version(): string {
@@ -37,14 +38,14 @@ export function canPrompt(): boolean {
   return !!process.stdin.isTTY && !!process.stderr.isTTY && process.env.CI !== "true";
 }
 
-export function createAppContext(flags: { cwd?: string; permissionMode?: PermissionMode; debug: boolean }): AppContext {
+export function createAppContext(flags: { cwd?: string; permissionMode?: PermissionMode; debug: boolean; flags?: RunFlags }): AppContext {
   const cwd = flags.cwd ?? process.cwd();
   let prepared: Promise<PreparedHost> | undefined;
   let preparedValue: PreparedHost | undefined;
   let opened: Host | undefined;
   const interrupt = new AbortController();
   const prepare = () =>
-    (prepared ??= prepareHost({ cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins }).then((p) => (preparedValue = p)));
+    (prepared ??= prepareHost({ cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins, config: flags.flags && flagConfig(flags.flags), plugins: flags.flags && flagPlugins(flags.flags) }).then((p) => (preparedValue = p)));
   const write = (stream: NodeJS.WriteStream, text: string) => stream.write(text.endsWith("\n") ? text : `${text}\n`);
   return {
     cwd,
@@ -68,8 +69,10 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
         p.open({
           permissionMode: flags.permissionMode,
           signal: interrupt.signal,
+          // Servers start when their tools are needed (a call, a run); listing commands pass false.
+          lazyTools: true,
           // The prompt (and node:readline) loads on the first question only.
-          askPermission: interactive === true && canPrompt() ? askOnTerminal() : undefined,
+          askPermission: interactive === true && canPrompt() ? askOnTerminal(() => opened) : undefined,
           ...rest,
         }),
       );
@@ -77,7 +80,9 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
       const host = await opening;
       opened = host;
       if (!quiet) {
-        for (const p of host.problems) process.stderr.write(`agent: ${p.message}\n`);
+        // Warnings (a setting not applied, a hook event that never fires) are for `agent doctor`.
+        for (const p of host.problems) if (p.level !== "warning") process.stderr.write(`agent: ${p.message}\n`);
+        if (flags.flags) for (const w of unmatchedFlagRules(host, flags.flags)) process.stderr.write(`agent: ${w}\n`);
         host.on((e) => {
           if (e.type === "notice" && e.level !== "info") process.stderr.write(`agent: ${e.message}\n`);
         });
@@ -96,12 +101,12 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
 }
 
 /** The terminal permission prompt; its module (and node:readline) loads on the first question only. */
-function askOnTerminal(): PermissionAsker {
+function askOnTerminal(getHost: () => Host | undefined): PermissionAsker {
   let asker: PermissionAsker | undefined;
   return async (req) => {
     if (!asker) {
-      const { askOnStdin, createPermissionAsker } = await import("./render/permission-prompt.js");
-      asker = createPermissionAsker({ ask: askOnStdin(), output: process.stderr });
+      const { askOnStdin, createPermissionAsker, hostAware } = await import("./render/permission-prompt.js");
+      asker = createPermissionAsker({ ask: askOnStdin(), output: process.stderr, ...hostAware(getHost) });
     }
     return asker(req);
   };

@@ -4,7 +4,9 @@
  * error, 3 denied by permission, 130/143 interrupted.
  */
 import { AgentError, ConfigError, ExitCode, closestNames, errorMessage, PERMISSION_MODES, pluginView, type CliCommand, type ErrorCode, type PermissionMode } from "../core/index.js";
-import { findCommand, helpFor, runCliCommand, type BaseContext } from "./args.js";
+import { findCommand, GLOBAL_FLAGS, helpFor, runCliCommand, type BaseContext } from "./args.js";
+import { addDir, RULE_FLAGS, takeRules, type RunFlags } from "./flags.js";
+import { topLevel } from "./top-level.js";
 import { CORE_COMMANDS } from "./commands/index.js";
 import { createAppContext, type AppContext } from "./context.js";
 import { watchStrayErrors } from "./stray-errors.js";
@@ -13,6 +15,10 @@ const GLOBAL_HELP = [
   "Global options:",
   "  --cwd <dir>                 project folder (default: current folder)",
   "  --permission-mode <mode>    default | plan | acceptEdits | bypass",
+  "  --allowedTools <rules>      allow these for this run: Read \"Bash(git log:*)\" (repeatable; commas or spaces)",
+  "  --disallowedTools <rules>   deny these for this run, whatever else allows them",
+  "  --add-dir <dir>             another folder the tools may use in this run (repeatable)",
+  "  --append-system-prompt <t>  add this to the end of the system prompt (agent -p, agent run, a session)",
   "  --debug                     print stack traces and debug logs",
   "  -h, --help                  show help",
   "  -v, --version               show the version",
@@ -25,8 +31,10 @@ function rootHelp(plugins: { plugin: string; command: CliCommand<any> }[], note?
   const width = Math.max(...all.map((c) => c.name.length));
   return [
     "Usage: agent [command] [options]",
+    '       agent -p "<prompt>" [run options]    (the same as agent run -p)',
+    '       agent ["<prompt>"] [--model <m>] [--system-prompt <text>]     (a session)',
     "",
-    "With no command in a terminal, starts an interactive session.",
+    "With no command in a terminal, starts an interactive session (with a first prompt, if given).",
     "",
     "Commands:",
     ...all.map((c) => `  ${c.name.padEnd(width)}  ${c.description}`),
@@ -37,9 +45,9 @@ function rootHelp(plugins: { plugin: string; command: CliCommand<any> }[], note?
 }
 
 /** Split global flags (allowed anywhere before `--`) from the command's own arguments. */
-function extractGlobals(argv: string[]): { rest: string[]; cwd?: string; mode?: string; debug: boolean; help: boolean; version: boolean } {
+function extractGlobals(argv: string[]): { rest: string[]; cwd?: string; mode?: string; debug: boolean; help: boolean; version: boolean; flags: RunFlags } {
   const rest: string[] = [];
-  const g = { cwd: undefined as string | undefined, mode: undefined as string | undefined, debug: false, help: false, version: false };
+  const g = { cwd: undefined as string | undefined, mode: undefined as string | undefined, debug: false, help: false, version: false, flags: { allow: [], deny: [], addDirs: [] } as RunFlags };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--") {
@@ -56,6 +64,9 @@ function extractGlobals(argv: string[]): { rest: string[]; cwd?: string; mode?: 
     if (flag === "--cwd") g.cwd = value();
     else if (flag === "--permission-mode") g.mode = value();
     else if (flag === "--debug") g.debug = true;
+    else if (Object.hasOwn(RULE_FLAGS, flag)) i = takeRules(argv, i, flag, inline, g.flags);
+    else if (flag === "--add-dir") addDir(value(), g.flags);
+    else if (flag === "--append-system-prompt") g.flags.appendSystemPrompt = [g.flags.appendSystemPrompt, value()].filter(Boolean).join("\n\n");
     else if (flag === "--help" || flag === "-h") g.help = true;
     else if ((flag === "--version" || flag === "-v") && rest.length === 0) g.version = true;
     else rest.push(a);
@@ -108,7 +119,7 @@ export async function main(argv: string[]): Promise<number> {
     if (g.mode !== undefined && !PERMISSION_MODES.includes(g.mode as PermissionMode)) {
       throw new AgentError("E_USAGE", `--permission-mode must be one of ${PERMISSION_MODES.join(", ")}; got "${g.mode}"`);
     }
-    ctx = createAppContext({ cwd: g.cwd, permissionMode: g.mode as PermissionMode | undefined, debug });
+    ctx = createAppContext({ cwd: g.cwd, permissionMode: g.mode as PermissionMode | undefined, debug, flags: g.flags });
     const [name, ...args] = g.rest;
     if (!name || name === "help") {
       if (name === "help" || g.help) {
@@ -119,10 +130,12 @@ export async function main(argv: string[]): Promise<number> {
         const { runInteractive } = await import("./interactive.js");
         return await runInteractive(ctx);
       }
-      process.stderr.write(`${await rootHelpText(ctx)}\n\nagent: no command given and no terminal for an interactive session. Use: agent run -p "..."\n`);
+      process.stderr.write(`${await rootHelpText(ctx)}\n\nagent: no command given and no terminal for an interactive session. Use: agent -p "..."\n`);
       return ExitCode.USAGE;
     }
-    let command = findCommand(CORE_COMMANDS, name);
+    // `agent -p "..."` is `agent run -p "..."`; `agent --model sonnet` or `agent "a prompt"` is a session.
+    const top = topLevel(g.rest, (n) => !!findCommand(CORE_COMMANDS, n));
+    let command = top?.command ?? findCommand(CORE_COMMANDS, name);
     let base: BaseContext = ctx;
     if (!command && !name.startsWith("-")) {
       command = findCommand((await pluginCommands(ctx)).map((p) => p.command), name);
@@ -132,12 +145,13 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (!command) {
       const what = name.startsWith("-") ? "option" : "command";
-      const known = name.startsWith("-") ? ["--cwd", "--permission-mode", "--debug", "--help", "--version"] : [...CORE_COMMANDS.map((c) => c.name), ...(await pluginCommands(ctx).catch(() => [])).map((p) => p.command.name)];
+      const known = name.startsWith("-") ? GLOBAL_FLAGS : [...CORE_COMMANDS.map((c) => c.name), ...(await pluginCommands(ctx).catch(() => [])).map((p) => p.command.name)];
       const near = closestNames(name, known);
       throw new AgentError("E_USAGE", `unknown ${what} "${name}".${near.length ? ` Did you mean "${near[0]}"?` : ""} Run agent --help for the list.`);
     }
     try {
-      const code = await runCliCommand(command, g.help ? withHelp(args) : args, [command.name], base);
+      const own = top?.argv ?? args;
+      const code = await runCliCommand(command, g.help ? withHelp(own) : own, top?.path ?? [command.name], base);
       // Interrupted (SIGINT, SIGTERM, SIGHUP): the exit code says so (130, 143), however the command then ended.
       const interrupted = ctx.interrupted.aborted ? (ctx.interrupted.reason as { exitCode?: number } | undefined)?.exitCode : undefined;
       return interrupted ?? code;

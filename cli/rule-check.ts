@@ -17,6 +17,8 @@ export function unmatchedRules(host: PluginHost): RuleWarning[] {
   const tools = host.tools.list();
   const out: RuleWarning[] = [];
   const perms = host.config.permissions ?? {};
+  // Where a rule came from (a rule pasted into .claude/settings.json is named with that file).
+  const origin = (list: string, rule: string) => host.configOrigins.find((o) => o.key === `permissions.${list}` && o.value === rule);
   for (const list of ["deny", "ask", "allow"] as const) {
     for (const [i, rule] of (perms[list] ?? []).entries()) {
       const parsed = parsePermissionRule(rule);
@@ -27,11 +29,13 @@ export function unmatchedRules(host: PluginHost): RuleWarning[] {
       const known = tools.find((t) => [t.name, ...(t.aliases ?? [])].some((n) => n.toLowerCase() === toolPart));
       const suggestion = known ? `${known.name}${open < 0 ? "" : rule.slice(open)}` : undefined;
       const effect = list === "deny" ? "it denies nothing" : list === "ask" ? "it asks about nothing" : "it allows nothing";
+      const from = origin(list, rule);
+      const where = from ? ` (from ${from.file}${from.written && from.written !== rule ? `, written "${from.written}"` : ""})` : "";
       out.push({
         key: `permissions.${list}[${i}]`,
         rule,
         suggestion,
-        message: `permissions.${list}[${i}] "${rule}" names no registered tool, so ${effect}${suggestion ? `; did you mean "${suggestion}"?` : " (is its plugin or MCP server loaded?)"}`,
+        message: `permissions.${list}[${i}] "${rule}"${where} names no registered tool, so ${effect}${suggestion ? `; did you mean "${suggestion}"?` : " (is its plugin or MCP server loaded?)"}`,
       });
     }
   }

@@ -1,19 +1,21 @@
-/** `/model [provider:model | list [provider]]`: show, switch or list models. */
-import { defineCommand, parseModelRef, type PluginHost } from "../core/index.js";
+/** `/model [provider:model | alias | list [provider]]`: show, switch or list models. */
+import { defineCommand, expandModelAlias, modelAliases, parseModelRef, type PluginHost } from "../core/index.js";
 
 export default defineCommand({
   name: "model",
   description: "Show or switch the model; /model list shows what a provider offers",
-  argumentHint: "[provider:model | list [provider]]",
+  argumentHint: "[provider:model | alias | list [provider]]",
   async run(args, { host, signal }) {
     const [first, second] = args.trim().split(/\s+/).filter(Boolean);
     if (!first) return describe(host);
-    if (first === "list") return list(host, second ?? parseModelRef(host.session.model ?? "")?.provider, signal);
-    const ref = parseModelRef(first);
-    if (!ref) return `"${first}" is not provider:model (e.g. openai:gpt-4.1).`;
+    if (first === "list") return list(host, second ?? parseModelRef(expandModelAlias(host.session.model ?? "", host.config.modelAliases as Record<string, string> | undefined) ?? "")?.provider, signal);
+    const aliases = host.config.modelAliases as Record<string, string> | undefined;
+    const expanded = expandModelAlias(first, aliases);
+    const ref = expanded ? parseModelRef(expanded) : undefined;
+    if (!ref) return `"${first}" is not provider:model (e.g. openai:gpt-5.4) or an alias (${Object.keys(modelAliases(aliases)).join(", ")}).`;
     if (!host.providers.get(ref.provider)) return `Unknown provider "${ref.provider}". Providers: ${host.providers.list().map((p) => p.name).join(", ")}.`;
     host.session.model = first;
-    return `Model: ${first}`;
+    return `Model: ${first}${expanded !== first ? ` (${expanded})` : ""}`;
   },
 });
 
@@ -24,6 +26,7 @@ function describe(host: PluginHost): string {
     `Model: ${host.session.model ?? "(none; choose one with /model provider:model)"}`,
     "Providers:",
     ...providers.map((p) => `  ${p.name.padEnd(width)}  ${p.description ?? ""}`.trimEnd()),
+    `Aliases: ${Object.entries(modelAliases(host.config.modelAliases as Record<string, string> | undefined)).map(([a, r]) => `${a} (${r})`).join(", ")}`,
   ].join("\n");
 }
 

@@ -55,6 +55,11 @@ export interface CliOpenHostOptions extends OpenHostOptions {
   interactive?: boolean;
   /** Do not print startup problems and notices to stderr. */
   quiet?: boolean;
+  /**
+   * The CLI opens hosts lazily (`true`): tool sources such as MCP servers start only when a call or a
+   * run needs them. Pass `false` for a command that lists everything (`agent tools`, `agent mcp list`).
+   */
+  lazyTools?: boolean;
 }
 
 /** What a CLI command's `run` receives. */

@@ -61,6 +61,11 @@ export const ToolsConfigSchema = z.strictObject({
   maxOutputBytes: PositiveInt.optional(),
   /** Per-tool overrides; keys may be globs (`mcp__github__*`). */
   overrides: z.record(z.string(), ToolOverrideSchema).optional(),
+  /**
+   * How long a run's first model request waits for tool sources (MCP servers) without cached tools
+   * (ms, default 3000); those still starting join a later request, and the model is told.
+   */
+  loadWaitMs: z.number().int().nonnegative().optional(),
 });
 
 const isPluginObject = (v: unknown): v is Plugin =>
@@ -86,8 +91,12 @@ const PluginTimeoutsSchema = z.strictObject({
 
 /** Core's keys; a file may hold plugin sections beside them (checked once the plugins are known). */
 export const CORE_CONFIG_SHAPE = {
-  /** `provider:model`, e.g. `openai:gpt-4.1` or `anthropic:claude-sonnet-4-5`. */
-  model: z.string().regex(/^[^:\s]+:\S+$/, 'expected "provider:model", e.g. "openai:gpt-4.1"').optional(),
+  /** `provider:model`, e.g. `openai:gpt-5.4` or `anthropic:claude-sonnet-5-5`, or a model alias (`sonnet`). */
+  model: z.string().regex(/^(?:[^:\s]+:\S+|[A-Za-z0-9][A-Za-z0-9._-]*)$/, 'expected "provider:model" (e.g. "anthropic:claude-sonnet-5-5") or a model alias (e.g. "sonnet")').optional(),
+  /** Short names for models: `{ "fast": "openai:gpt-5.1-mini" }`; they add to (or replace) the built-in `sonnet`, `opus`, `haiku`, `gpt`, `gpt-mini`. */
+  modelAliases: z
+    .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "an alias is a name without a colon (letters, digits, . _ -)"), z.string().regex(/^[^:\s]+:\S+$/, 'expected "provider:model"'))
+    .optional(),
   systemPrompt: z.string().optional(),
   maxTurns: PositiveInt.optional(),
   plugins: z.array(PluginEntrySchema).optional(),
@@ -106,6 +115,10 @@ export const CORE_CONFIG_SHAPE = {
     .optional(),
   /** Provider settings by provider name, e.g. `{ openai: { baseURL, apiKey } }`; checked by each provider plugin. */
   providers: z.record(z.string(), z.looseObject({})).optional(),
+  /** Variables added to the environment of the processes tools and command hooks start (not the host's own). */
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name (letters, digits, _)"), z.string()).optional(),
+  /** Other agents' files read as config: `claude: false` ignores Claude Code's settings files. */
+  compat: z.strictObject({ claude: z.boolean().optional() }).optional(),
 };
 
 /** Core keys checked strictly; other keys pass through to the plugin sections' own schemas. */

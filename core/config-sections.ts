@@ -18,7 +18,7 @@ export interface SectionResult {
   /** The merged, validated sections. */
   values: Record<string, unknown>;
   /** Keys nobody owns, when some plugin that might own them did not load (reported, not fatal). */
-  orphans: { file: string; key: string }[];
+  orphans: { file: string; key: string; optional?: boolean }[];
 }
 
 /**
@@ -28,12 +28,12 @@ export interface SectionResult {
  */
 export function checkSections(raw: RawSection[], owners: Map<string, SectionOwner>, knownKeys: readonly string[], lenient: boolean): SectionResult {
   const values: Record<string, unknown> = {};
-  const orphans: { file: string; key: string }[] = [];
-  for (const { file, key, value } of raw) {
+  const orphans: SectionResult["orphans"] = [];
+  for (const { file, key, value, optional } of raw) {
     const owner = owners.get(key);
     if (!owner) {
-      if (lenient) {
-        orphans.push({ file, key });
+      if (lenient || optional) {
+        orphans.push({ file, key, ...(optional ? { optional } : {}) });
         continue;
       }
       const near = closestNames(key, [...knownKeys, ...owners.keys()]);
@@ -51,27 +51,39 @@ export function checkSections(raw: RawSection[], owners: Map<string, SectionOwne
   return { values, orphans };
 }
 
-function mergeSection(prev: unknown, next: unknown, merge: "deep" | "entries"): unknown {
+function mergeSection(prev: unknown, next: unknown, merge: "deep" | "entries" | "concat"): unknown {
+  if (merge === "concat") return concatMerge(prev, next);
   if (!isPlainObject(prev) || !isPlainObject(next)) return next;
   if (merge === "entries") return { ...prev, ...next };
   return mergeConfig(prev as AgentConfig, next as AgentConfig);
 }
 
+/** Objects merge key by key and lists are joined, later files' entries after earlier ones' (hook lists). */
+function concatMerge(prev: unknown, next: unknown): unknown {
+  if (Array.isArray(prev) && Array.isArray(next)) return [...prev, ...next];
+  if (!isPlainObject(prev) || !isPlainObject(next)) return next;
+  const out: Record<string, unknown> = { ...prev };
+  for (const [k, v] of Object.entries(next)) out[k] = k in out ? concatMerge(out[k], v) : v;
+  return out;
+}
+
 /**
  * Keys a `config` hook may not loosen: only the user's own files decide what is allowed, where tools
- * may reach, what is recorded and which plugins run. A hook may still add `ask` and `deny` rules.
+ * may reach, what is recorded, which plugins run and the environment commands run with. A hook may
+ * still add `ask` and `deny` rules.
  */
-const GUARDED = ["permissions", "workspace", "audit", "plugins", "disabledPlugins", "pluginTimeouts"] as const;
+const GUARDED = ["permissions", "workspace", "audit", "plugins", "disabledPlugins", "pluginTimeouts", "env", "compat"] as const;
 
 /**
  * Merge what a plugin's `config` hook returned over the config, keeping the guarded keys as they were
- * (except added ask/deny rules and tool risks raised, never lowered). Returns the new config and the
- * keys the plugin tried to change and could not.
+ * (except added ask/deny rules and tool risks raised, never lowered), and the plugin sections declared
+ * `userOnly` (command hooks are policies: no plugin may drop or add them). Returns the new config and
+ * the keys the plugin tried to change and could not.
  */
-export function mergeHookConfig(current: AgentConfig, returned: Record<string, unknown>): { config: AgentConfig; refused: string[] } {
+export function mergeHookConfig(current: AgentConfig, returned: Record<string, unknown>, userOnly: readonly string[] = []): { config: AgentConfig; refused: string[] } {
   const refused: string[] = [];
   const patch: Record<string, unknown> = { ...returned };
-  for (const key of GUARDED) {
+  for (const key of [...GUARDED, ...userOnly]) {
     if (!(key in patch)) continue;
     if (key === "permissions" && isPlainObject(patch.permissions)) {
       const { ask, deny, ...rest } = patch.permissions as Record<string, unknown>;

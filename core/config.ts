@@ -12,6 +12,9 @@ import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig } from "./config-
 import { MAX_CONFIG_DEPTH, shortPath, tooDeep } from "./depth.js";
 import { parseJson } from "./json.js";
 import { ConfigError, errorMessage } from "./errors.js";
+import { localSettingsPath } from "./local-settings.js";
+import { aliasProblem, expandModelAlias } from "./model-aliases.js";
+import { claudeSettingsFiles, claudeUserDir, readClaudeSettings, type ClaudeSettings, type ConfigOrigin } from "./claude-settings.js";
 import type { z } from "zod";
 
 export const CONFIG_SEARCH_PLACES = [
@@ -31,13 +34,19 @@ export interface RawSection {
   file: string;
   key: string;
   value: unknown;
+  /** From a file written for another tool (Claude Code's settings): with no owner, only reported. */
+  optional?: boolean;
 }
 
 export interface LoadedConfig {
   /** Core's keys, merged. */
   config: AgentConfig;
-  /** Files read, in merge order (user config first, then the project config). */
+  /** Files read, in merge order (Claude Code's settings, then the user config, then the project config). */
   files: string[];
+  /** Which file gave each part of the config, in merge order. */
+  origins: ConfigOrigin[];
+  /** Parts of files that were deliberately not applied (reported as warnings). */
+  warnings: string[];
   /** Keys no core schema covers, per file in merge order, for plugin sections. */
   sections: RawSection[];
   /** The file that listed each plugin entry (by its name), for messages about its options. */
@@ -272,10 +281,10 @@ function isPluginLike(v: Record<string, unknown>): boolean {
   return typeof v.run === "function" || typeof v.setup === "function";
 }
 
-async function readUserConfig(dir: string): Promise<{ file: string; config: FileConfig } | undefined> {
+async function readUserConfig(dir: string): Promise<{ file: string; fc: FileConfig } | undefined> {
   for (const name of ["config.json", "config.yaml", "config.yml"]) {
     const file = path.join(dir, name);
-    if (existsSync(file)) return { file, config: await readAndValidate(file) };
+    if (existsSync(file)) return { file, fc: await readAndValidate(file) };
   }
   return undefined;
 }
@@ -304,12 +313,16 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const files: string[] = [];
   let config: AgentConfig = {};
   const sections: RawSection[] = [];
+  const origins: ConfigOrigin[] = [];
+  const warnings: string[] = [];
   const pluginOrigins = new Map<string, string>();
   const pluginBaseDirs: string[] = [];
-  const take = (file: string, fc: FileConfig) => {
-    files.push(file);
+  const take = (file: string, fc: FileConfig, claude?: ClaudeSettings) => {
+    if (!file.startsWith("createHost(")) files.push(file);
     config = mergeConfig(config, fc.core);
-    for (const [key, value] of Object.entries(fc.extra)) sections.push({ file, key, value });
+    // Keys from Claude Code's files that no plugin reads are only reported: the user did not write them for us.
+    for (const [key, value] of Object.entries(fc.extra)) sections.push({ file, key, value, ...(claude ? { optional: true } : {}) });
+    origins.push(...(claude ? claude.origins : originsOf(file, fc)));
     for (const entry of fc.core.plugins ?? []) {
       const name = typeof entry === "string" ? entry : Array.isArray(entry) ? entry[0] : (entry as { name: string }).name;
       pluginOrigins.set(name, file);
@@ -317,23 +330,64 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   };
 
   const userDir = !readFiles ? false : options.userConfigDir === undefined ? defaultUserConfigDir() : options.userConfigDir;
+  const configDir = projectFile ? path.dirname(projectFile) : stopDir;
+  const ours: { file: string; fc: FileConfig }[] = [];
   if (userDir) {
     const user = await readUserConfig(userDir);
-    if (user) take(user.file, user.config);
+    if (user) ours.push(user);
   }
+  if (projectFile) ours.push({ file: projectFile, fc: await readAndValidate(projectFile) });
+  // This machine's own settings for the project (`always for this project`, `agent mcp add -s local`): over the shared file.
+  const local = localSettingsPath(configDir);
+  if (readFiles && isFile(local)) ours.push({ file: local, fc: await readAndValidate(local) });
+  const where = "createHost({ config })";
+  if (options.overrides) ours.push({ file: where, fc: splitAndValidate(options.overrides as Record<string, unknown>, where, cwd) });
 
-  const configDir = projectFile ? path.dirname(projectFile) : stopDir;
-  if (projectFile) take(projectFile, await readAndValidate(projectFile));
+  // Claude Code's settings merge under agent-host's own files, unless one of those says compat.claude: false.
+  const claudeOn = ours.reduce((on, o) => o.fc.core.compat?.claude ?? on, true);
+  if (readFiles && claudeOn) {
+    for (const { file, root } of claudeSettingsFiles(configDir, userDir ? claudeUserDir() : undefined)) {
+      const settings = await readClaudeSettings(file, root, configDir);
+      take(file, { core: settings.core, extra: settings.extra }, settings);
+      warnings.push(...settings.warnings);
+    }
+  }
+  for (const o of ours) take(o.file, o.fc);
+  // `model` may be an alias, known only once every file is merged: an unknown one names its file.
+  if (config.model && !expandModelAlias(config.model, config.modelAliases)) {
+    const from = [...ours].reverse().find((o) => o.fc.core.model !== undefined)?.file ?? files[files.length - 1] ?? "config";
+    throw new ConfigError(from, [{ path: "model", message: aliasProblem(config.model, config.modelAliases) }]);
+  }
   pluginBaseDirs.push(configDir);
   if (userDir) pluginBaseDirs.push(userDir);
 
-  if (options.overrides) {
-    const where = "createHost({ config })";
-    const fc = splitAndValidate(options.overrides as Record<string, unknown>, where, cwd);
-    config = mergeConfig(config, fc.core);
-    for (const [key, value] of Object.entries(fc.extra)) sections.push({ file: where, key, value });
-    for (const entry of fc.core.plugins ?? []) if (typeof entry === "string" || Array.isArray(entry)) pluginOrigins.set(typeof entry === "string" ? entry : entry[0], where);
-  }
+  return { config, files, sections, origins, warnings, pluginOrigins, configDir, pluginBaseDirs, projectRoot: configDir, userConfigDir: userDir || undefined };
+}
 
-  return { config, files, sections, pluginOrigins, configDir, pluginBaseDirs, projectRoot: configDir, userConfigDir: userDir || undefined };
+/** Which file each part of one of agent-host's own files gave: rules one by one, other keys (and sections' entries) by name. */
+function originsOf(file: string, fc: FileConfig): ConfigOrigin[] {
+  const out: ConfigOrigin[] = [];
+  for (const [key, value] of Object.entries(fc.core)) {
+    if (value === undefined) continue;
+    if (key === "permissions" && isPlainObject(value)) {
+      for (const [k, v] of Object.entries(value)) {
+        if (Array.isArray(v)) for (const rule of v) out.push({ key: `permissions.${k}`, file, value: String(rule) });
+        else out.push({ key: `permissions.${k}`, file, value: String(v) });
+      }
+    } else if (key === "env" && isPlainObject(value)) for (const name of Object.keys(value)) out.push({ key: `env.${name}`, file });
+    else out.push({ key, file });
+  }
+  for (const [key, value] of Object.entries(fc.extra)) {
+    if (isPlainObject(value) && Object.keys(value).length) for (const k of Object.keys(value)) out.push({ key: `${key}.${k}`, file });
+    else out.push({ key, file });
+  }
+  return out;
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }

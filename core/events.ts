@@ -6,10 +6,11 @@ import type { CallOutcome, Risk } from "./types.js";
 
 /**
  * Why a run stopped: the model finished (`end_turn`), the turn limit was hit (`max_turns`), the model's
- * answer was cut at its output token limit (`max_tokens`), the user cancelled (`aborted`), or a
- * model failure ended it (`error`).
+ * answer was cut at its output token limit (`max_tokens`), the user cancelled (`aborted`), a
+ * model failure ended it (`error`), or a plugin stopped it (`stopped`: a `userPromptSubmit` handler
+ * blocked the prompt, or a plugin called `ctx.stopRun`).
  */
-export type StopReason = "end_turn" | "max_turns" | "max_tokens" | "aborted" | "error";
+export type StopReason = "end_turn" | "max_turns" | "max_tokens" | "aborted" | "error" | "stopped";
 
 export type AgentEvent =
   | { type: "session_start"; sessionId: string; model?: string; cwd: string; tools: number }
@@ -62,6 +63,8 @@ export type AgentEvent =
       /** The text of the last assistant message. */
       result: string;
       error?: { code: string; message: string };
+      /** With reason `stopped`: which plugin stopped the run, and why. */
+      stoppedBy?: { plugin: string; reason: string };
     };
 
 export type AgentEventType = AgentEvent["type"];

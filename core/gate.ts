@@ -4,20 +4,19 @@
  * Tool failures become results; nothing here throws at the caller. The gate works on its own copy of
  * the input: what was permitted is exactly what runs, whatever the caller or a plugin does meanwhile.
  */
-import { PermissionRuleSchema } from "./config-schema.js";
-import { closestNames } from "./suggest.js";
 import { randomBytes } from "node:crypto";
-import nodePath from "node:path";
 import type { AuditLog } from "./audit.js";
 import { errorMessage } from "./errors.js";
-import { freezeCopy, plainCopy } from "./freeze.js";
+import { plainCopy } from "./freeze.js";
 import type { RawHooks } from "./hooks.js";
 import { capOutput } from "./output.js";
-import { allowCoverage, decide, exactRule, parseRule, suggestRules, type ParsedRule, type PermissionRules } from "./permissions.js";
+import type { PermissionRules } from "./permissions.js";
+import { Permissions, sameSubjects, type Permit } from "./permit.js";
 import type { AttributedDecision } from "./plugin-driver.js";
 import { CallState, CONTEXT_ACCESSORS, expireCall, RUN, RunningCall } from "./running-call.js";
 import type { ToolEntry } from "./registry.js";
 import type { LazyValidator, Validation, Validator } from "./schema.js";
+import { closestNames } from "./suggest.js";
 import type { AgentEvent } from "./events.js";
 import type {
   CallOptions,
@@ -48,10 +47,11 @@ export interface GateDeps {
   /** Where to tell the user to add a rule. */
   configFileHint: string;
   defaults: { timeoutMs: number; maxOutputBytes: number };
+  /** Config `env`: what tools add to the environment of the processes they start. */
+  env: Readonly<Record<string, string>>;
+  /** For a name no tool has: load the tool sources that may provide it (true if there was one). */
+  resolveTool?(name: string): Promise<boolean>;
 }
-
-type Permit = { decision: "allow" | "deny"; by: string; message?: string };
-type Verdict = { decision: "allow" | "deny" | "ask"; by: string };
 
 /** What a call's audit record and tool_end event need besides the result. */
 interface CallRecord {
@@ -64,60 +64,36 @@ interface CallRecord {
 }
 
 export class Gate {
-  mode: PermissionMode = "default";
-  asker: PermissionAsker | undefined;
-  /** Rules granted with "allow always for this session". */
-  private readonly sessionAllow: ParsedRule[] = [];
-  /**
-   * Decisions for tools without a permission subject, which depend only on the rules, the mode, the
-   * session grants and the tool (MCP tools are all like this): computed once, not on every call.
-   */
-  private readonly verdicts = new WeakMap<ToolEntry, { rules: PermissionRules; mode: PermissionMode; risk: string; grants: number; verdict: Verdict }>();
+  private readonly permissions: Permissions;
 
   /** Call ids are unique per gate (a random prefix and a count): a UUID per call costs more than the rest of the id's uses. */
   private readonly idPrefix = `${randomBytes(4).toString("hex")}_`;
   private calls = 0;
 
-  constructor(private readonly deps: GateDeps) {}
+  constructor(private readonly deps: GateDeps) {
+    this.permissions = new Permissions({ ...deps, validate: (tool, input) => this.validate(tool, input) });
+  }
 
-  /**
-   * A plugin asks to allow `rules` for the rest of the session. `policy` is config `permissions.grants`.
-   * A grant only widens what would be asked: deny rules and plan mode still win. Audited either way.
-   */
-  async requestGrant(plugin: string, rules: readonly unknown[], reason: string, policy: "ask" | "allow" | "deny"): Promise<boolean> {
-    const list = rules.filter((r): r is string => typeof r === "string" && PermissionRuleSchema.safeParse(r).success);
-    if (!list.length || list.length !== rules.length) {
-      this.deps.emit({ type: "notice", level: "warn", source: plugin, message: `Plugin ${plugin} asked to allow rules that are not valid permission rules: ${JSON.stringify(rules)}; refused.` });
-      return false;
-    }
-    let decision: "allow" | "deny";
-    let by: string;
-    if (policy !== "ask") {
-      decision = policy;
-      by = "config:permissions.grants";
-    } else if (!this.asker) {
-      decision = "deny";
-      by = "no terminal to ask (set permissions.grants to allow them headless)";
-    } else {
-      let answer: Awaited<ReturnType<PermissionAsker>> = "deny";
-      try {
-        answer = await this.asker({ kind: "grant", plugin, rules: list, reason });
-      } catch (err) {
-        this.deps.emit({ type: "notice", level: "warn", source: "permissions", message: `permission prompt failed: ${errorMessage(err)}` });
-      }
-      decision = answer === "deny" ? "deny" : "allow";
-      by = "user";
-    }
-    if (decision === "allow") this.sessionAllow.push(...list.map(parseRule));
-    this.deps.audit.write({ kind: "grant", source: plugin, name: list.join(", "), decision, by, outcome: decision === "allow" ? "granted" : "refused", detail: { reason } });
-    this.deps.emit({ type: "permission_grant", plugin, rules: list, reason, decision, by });
-    return decision === "allow";
+  get mode(): PermissionMode {
+    return this.permissions.mode;
+  }
+  set mode(mode: PermissionMode) {
+    this.permissions.mode = mode;
+  }
+  set asker(asker: PermissionAsker | undefined) {
+    this.permissions.asker = asker;
+  }
+
+  /** See `Permissions.requestGrant`: a plugin asks to allow rules for the session. */
+  requestGrant(plugin: string, rules: readonly unknown[], reason: string, policy: "ask" | "allow" | "deny"): Promise<boolean> {
+    return this.permissions.requestGrant(plugin, rules, reason, policy);
   }
 
   /** Adopt new permission rules and defaults (after plugins adjusted the config). */
   reconfigure(update: Pick<GateDeps, "rules" | "defaults">): void {
     this.deps.rules = update.rules;
     this.deps.defaults = update.defaults;
+    this.permissions.setRules(update.rules);
   }
 
   /** Never rejects: a failure anywhere (a plugin's hook, a tool, the gate itself) becomes an error result. */
@@ -134,6 +110,8 @@ export class Gate {
   private async run(rec: CallRecord, callId: string, input: unknown, options: CallOptions): Promise<ToolResult> {
     const { deps } = this;
     const name = rec.name;
+    // A tool whose source (an MCP server) is not loaded yet: load it, then look again.
+    if (!rec.tool && deps.resolveTool && (await deps.resolveTool(name))) rec.tool = deps.tools.get(name);
     const tool = rec.tool;
 
     if (!tool) {
@@ -154,13 +132,16 @@ export class Gate {
     // The gate's own copy: the caller's object (or a listener holding it) can no longer change the call.
     let args = plainCopy(validated.value);
 
-    // 2. Permission (awaited only when someone must be asked).
-    let perm = this.permit(tool, args, callId);
+    // 2. Permission: rules and mode, `permission` votes (which may rewrite the input), then the
+    // question if any (awaited only when a handler or the user is asked).
+    let perm: Permit | Promise<Permit> = this.permissions.permit(tool, args, callId, options.signal);
     if (perm instanceof Promise) {
       perm = await perm;
-      // The call's duration leaves out the time the user took to answer.
+      // The call's duration leaves out the time the user (or a permission hook) took to answer.
       rec.started = performance.now();
     }
+    if (perm.input !== undefined) rec.input = args = perm.input;
+    if (perm.decision === "invalid") return this.fail(rec, callId, "invalid", perm.message ?? "", "E_TOOL_INVALID_INPUT");
     rec.decision = perm.decision;
     rec.by = perm.by;
     if (perm.decision === "deny") return this.fail(rec, callId, "denied", perm.message ?? "", "E_TOOL_DENIED");
@@ -185,18 +166,23 @@ export class Gate {
           return this.fail(rec, callId, "invalid", `Input rewritten by plugin ${state.rewrittenBy} is invalid for ${name}:\n${again.issues.map((i) => `- ${i}`).join("\n")}`, "E_TOOL_INVALID_INPUT");
         }
         const rewritten = plainCopy(again.value);
-        // The decision depends only on the permission subjects: when the rewrite changes them, it gets
-        // the full permission decision again (an "ask" is asked again, or denied headless).
-        if (!sameSubjects(await this.subjects(tool, args), await this.subjects(tool, rewritten))) {
-          const recheck = await this.permit(tool, rewritten, callId);
-          if (recheck.decision === "deny") {
-            rec.decision = "deny";
+        // The rules' decision depends only on the permission subjects, `permission` handlers' on the
+        // whole input: when the rewrite changes what they judge, it gets the full permission decision
+        // again (an "ask" is asked again, or denied headless).
+        let final = rewritten;
+        const p = this.permissions;
+        if (deps.hooks.permission.isUsed() || !sameSubjects(await p.subjects(tool, args), await p.subjects(tool, rewritten))) {
+          const recheck = await p.permit(tool, rewritten, callId, options.signal);
+          if (recheck.input !== undefined) final = recheck.input;
+          if (recheck.decision !== "allow") {
+            rec.decision = recheck.decision === "deny" ? "deny" : undefined;
             rec.by = recheck.by;
-            rec.input = rewritten;
+            rec.input = final;
+            if (recheck.decision === "invalid") return this.fail(rec, callId, "invalid", recheck.message ?? "", "E_TOOL_INVALID_INPUT");
             return this.fail(rec, callId, "denied", `Input rewritten by plugin ${state.rewrittenBy} was denied: ${recheck.message}`, "E_TOOL_DENIED");
           }
         }
-        args = rewritten;
+        args = final;
         state.settle(args);
       }
       rec.decision = "allow";
@@ -219,6 +205,7 @@ export class Gate {
       workspace: deps.workspace,
       log: deps.logFor(tool.plugin),
       processes: deps.processes,
+      env: deps.env,
       onAbort: (listener: (reason: unknown) => void) => run.onAbort(listener),
       progress: (p: { progress: number; total?: number; message?: string }) => {
         if (this.listening()) deps.emit({ type: "tool_progress", callId, name, ...p });
@@ -238,9 +225,13 @@ export class Gate {
         else resolve(out);
       });
     } catch (err) {
-      if (run.timedOut) return this.fail(rec, callId, "timeout", `Tool ${name} timed out after ${timeoutMs} ms and was cancelled.`, "E_TOOL_TIMEOUT");
-      if (run.aborted) return this.fail(rec, callId, "aborted", `Call to ${name} was cancelled.`, "E_TOOL_ABORTED");
-      return this.fail(rec, callId, "error", `Tool ${name} failed: ${errorMessage(err)}`, errorCode(err));
+      if (run.aborted && !run.timedOut) return this.fail(rec, callId, "aborted", `Call to ${name} was cancelled.`, "E_TOOL_ABORTED");
+      // A tool that threw or timed out still ran: afterToolCall sees the failure (a cancelled one not).
+      const [outcome, output, code] = run.timedOut
+        ? (["timeout", `Tool ${name} timed out after ${timeoutMs} ms and was cancelled.`, "E_TOOL_TIMEOUT"] as const)
+        : (["error", `Tool ${name} failed: ${errorMessage(err)}`, errorCode(err)] as const);
+      const failed: ToolResult = { ok: false, outcome, output, durationMs: 0, callId, error: { code, message: output } };
+      return this.after(rec, tool, args, state, failed, Buffer.byteLength(output));
     } finally {
       clearTimeout(timer);
       outer?.removeEventListener("abort", run);
@@ -270,21 +261,29 @@ export class Gate {
     if (capped.truncated) result.truncated = true;
     if (structured !== undefined) result.structured = structured;
 
-    // 6. afterToolCall may transform the result; the cap holds after the last handler too.
-    let outputBytes = capped.bytes;
-    if (deps.hooks.afterToolCall.isUsed()) {
-      state ??= new CallState(tool, args, callId, deps.sessionId);
-      const after = (await deps.hooks.afterToolCall.promise(result, state as never)) as ToolResult;
-      if (after !== result) {
-        const ok = after.outcome === "ok";
-        const recapped = capOutput(after.output, tool.maxOutputBytes ?? deps.defaults.maxOutputBytes);
-        outputBytes = Math.max(outputBytes, recapped.bytes);
-        // Rebuilt as finish() always did: ok follows the outcome, an error carries the output.
-        result = { ok, outcome: after.outcome, output: recapped.text, durationMs: 0, callId };
-        if (!ok) result.error = { code: typeof after.error?.code === "string" ? after.error.code : "E_TOOL_FAILED", message: recapped.text };
-        if (after.truncated || recapped.truncated) result.truncated = true;
-        if (after.structured !== undefined) result.structured = after.structured;
-      }
+    return this.after(rec, tool, args, state, result, capped.bytes);
+  }
+
+  /** 6. afterToolCall may transform the result (a promise only when someone tapped it). */
+  private after(rec: CallRecord, tool: ToolEntry, args: unknown, state: CallState | undefined, result: ToolResult, outputBytes: number): ToolResult | Promise<ToolResult> {
+    if (!this.deps.hooks.afterToolCall.isUsed()) return this.finish(rec, result, outputBytes);
+    return this.afterHooks(rec, tool, state ?? new CallState(tool, args, result.callId, this.deps.sessionId), result, outputBytes);
+  }
+
+  /** The cap holds after the last handler too. */
+  private async afterHooks(rec: CallRecord, tool: ToolEntry, state: CallState, result: ToolResult, outputBytes: number): Promise<ToolResult> {
+    const { deps } = this;
+    const callId = result.callId;
+    const after = (await deps.hooks.afterToolCall.promise(result, state as never)) as ToolResult;
+    if (after !== result) {
+      const ok = after.outcome === "ok";
+      const recapped = capOutput(after.output, tool.maxOutputBytes ?? deps.defaults.maxOutputBytes);
+      outputBytes = Math.max(outputBytes, recapped.bytes);
+      // Rebuilt as finish() always did: ok follows the outcome, an error carries the output.
+      result = { ok, outcome: after.outcome, output: recapped.text, durationMs: 0, callId };
+      if (!ok) result.error = { code: typeof after.error?.code === "string" ? after.error.code : "E_TOOL_FAILED", message: recapped.text };
+      if (after.truncated || recapped.truncated) result.truncated = true;
+      if (after.structured !== undefined) result.structured = after.structured;
     }
     return this.finish(rec, result, outputBytes);
   }
@@ -341,133 +340,10 @@ export class Gate {
     return v(input === undefined ? {} : input);
   }
 
-  /** What pattern rules match for this call; a `SubjectFailure` when the tool's permissionSubject threw. */
-  /** A promise only for tools whose permissionSubject is async (run_command parses the shell line). */
-  private subjects(tool: ToolEntry, input: unknown): Subjects | Promise<Subjects> {
-    const fn = tool.definition.permissionSubject;
-    if (!fn) return undefined;
-    const root = this.deps.workspace.root;
-    const asPath = tool.definition.subjectKind === "path";
-    const normalize = (s: unknown): Subjects => {
-      if (s === undefined || s === null) return undefined;
-      const list = Array.isArray(s) ? s.map(String) : [String(s)];
-      return asPath ? list.map((p) => projectPath(root, p)) : list;
-    };
-    try {
-      const s = fn(input) as unknown;
-      if (isThenable(s)) return Promise.resolve(s).then(normalize, (err: unknown) => new SubjectFailure(errorMessage(err)));
-      return normalize(s);
-    } catch (err) {
-      return new SubjectFailure(errorMessage(err));
-    }
-  }
-
-  private verdict(tool: ToolEntry, subjects: string[] | undefined): Verdict {
-    const kind = tool.definition.subjectKind === "path" ? "path" : "text";
-    const v = decide(this.deps.rules, this.mode, tool.view, tool.risk, subjects, kind);
-    if (v.decision === "ask" && this.sessionAllow.length) {
-      // Answers of "always this session" combine with the config's allow rules to cover every part of a call.
-      const granted = allowCoverage([...this.sessionAllow, ...this.deps.rules.allow], tool.view, subjects, kind);
-      if (granted) return { decision: "allow", by: `session:${granted.map((r) => r.raw).join(", ")}` };
-    }
-    return v;
-  }
-
-  /** The verdict for a call; for a tool without a permission subject, the one computed for the same rules, mode and grants. */
-  private cachedVerdict(tool: ToolEntry): Verdict {
-    const { rules } = this.deps;
-    const grants = this.sessionAllow.length;
-    const c = this.verdicts.get(tool);
-    if (c && c.rules === rules && c.mode === this.mode && c.risk === tool.risk && c.grants === grants) return c.verdict;
-    const verdict = this.verdict(tool, undefined);
-    this.verdicts.set(tool, { rules, mode: this.mode, risk: tool.risk, grants, verdict });
-    return verdict;
-  }
-
-  /** The permission decision; a promise only when the user is asked. */
-  private permit(tool: ToolEntry, input: unknown, callId: string): Permit | Promise<Permit> {
-    const subjects = this.subjects(tool, input);
-    if (subjects instanceof Promise) return subjects.then((s) => this.permitFor(tool, input, callId, s));
-    return this.permitFor(tool, input, callId, subjects);
-  }
-
-  private permitFor(tool: ToolEntry, input: unknown, callId: string, subjects: Subjects): Permit | Promise<Permit> {
-    // Without a subject no pattern rule can match, so a deny rule would not apply: fail closed.
-    if (subjects instanceof SubjectFailure) {
-      return { decision: "deny", by: "permissionSubject", message: `Permission denied: ${tool.name} was not run because its permission check failed (${subjects.message}).` };
-    }
-    const v = tool.definition.permissionSubject ? this.verdict(tool, subjects) : this.cachedVerdict(tool);
-    if (v.decision === "allow") return v as Permit;
-    const certain = subjects?.filter((s) => !s.startsWith("\u0000"));
-    const what = certain?.length === 1 && certain.length === subjects!.length ? `${tool.name}(${certain[0]})` : tool.name;
-    if (v.decision === "deny") {
-      const why = v.by.startsWith("mode:")
-        ? `${tool.risk} tools are not allowed in ${this.mode} mode`
-        : `it matches the deny rule "${v.by}"`;
-      return { decision: "deny", by: v.by, message: `Permission denied: ${what} was not run because ${why}.` };
-    }
-    return this.ask(tool, input, callId, { ...v, subjects }, what);
-  }
-
-  private async ask(tool: ToolEntry, input: unknown, callId: string, v: Verdict & { subjects: string[] | undefined }, what: string): Promise<Permit> {
-    const suggestedRules = suggestRules(tool.name, v.subjects);
-    const suggestedRule = suggestedRules.join(", ");
-    if (!this.asker) {
-      return {
-        decision: "deny",
-        by: v.by,
-        message:
-          `Permission denied: ${what} (risk: ${tool.risk}) needs approval and there is no terminal to ask. ` +
-          `To allow it, add ${suggestedRules.map((r) => `"${r}"`).join(" and ")} to ${this.deps.configFileHint.endsWith("package.json") ? "agent.permissions.allow" : "permissions.allow"} in ${this.deps.configFileHint}, ` +
-          `or run with --permission-mode ${tool.risk === "write" ? "acceptEdits" : "bypass"}.`,
-      };
-    }
-    // One subject is shown as `tool(subject)`; several (a pipeline, a list) are shown as the input as written, with its parts.
-    const parts = v.subjects?.filter((s) => !s.startsWith("\u0000"));
-    const subject = v.subjects?.length === 1 && parts?.length === 1 ? parts[0] : undefined;
-    this.deps.emit({ type: "permission_request", callId, name: tool.name, subject, suggestedRule });
-    let answer: Awaited<ReturnType<PermissionAsker>>;
-    try {
-      answer = await this.asker({ tool: tool.view, input: freezeCopy(input), subject, parts: parts ?? [], uncertain: parts?.length !== v.subjects?.length, suggestedRule, suggestedRules, reason: v.by });
-    } catch (err) {
-      answer = "deny";
-      this.deps.emit({ type: "notice", level: "warn", source: "permissions", message: `permission prompt failed: ${errorMessage(err)}` });
-    }
-    // "Always" grants exactly what was asked: each subject as text (a call no rule can describe is allowed once).
-    if (answer === "allow_session" && suggestedRules.length) {
-      this.sessionAllow.push(...(v.subjects ? v.subjects.map((s) => exactRule(tool.name, s)) : suggestedRules.map(parseRule)));
-    } else if (answer === "allow_session") answer = "allow_once";
-    const decision = answer === "deny" ? "deny" : "allow";
-    this.deps.emit({ type: "permission_decision", callId, name: tool.name, decision, by: "user" });
-    if (decision === "deny") return { decision, by: "user", message: `Permission denied by the user: ${what} was not run.` };
-    return { decision, by: answer === "allow_session" ? `user:session:${suggestedRule}` : "user:once", message: "" };
-  }
 }
 
 function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
   return typeof (v as { then?: unknown } | null)?.then === "function";
-}
-
-type Subjects = string[] | undefined | SubjectFailure;
-
-/** A path as rules see it: relative to the project root with `/` separators (`.` for the root); outside it, absolute. */
-function projectPath(root: string, p: string): string {
-  const abs = nodePath.resolve(root, p);
-  const rel = nodePath.relative(root, abs);
-  if (rel === "") return ".";
-  if (rel === ".." || rel.startsWith(`..${nodePath.sep}`) || nodePath.isAbsolute(rel)) return abs;
-  return rel.split(nodePath.sep).join("/");
-}
-
-/** A tool's permissionSubject threw: the call is denied (see permit). */
-class SubjectFailure {
-  constructor(readonly message: string) {}
-}
-
-function sameSubjects(a: string[] | undefined | SubjectFailure, b: string[] | undefined | SubjectFailure): boolean {
-  if (a instanceof SubjectFailure || b instanceof SubjectFailure) return false;
-  if (!a || !b) return a === b;
-  return a.length === b.length && a.every((s, i) => s === b[i]);
 }
 
 function errorCode(err: unknown): string {

@@ -10,6 +10,22 @@ import type { AgentEvent } from "./events.js";
 import type { ModelRequest } from "./model.js";
 import type { BeforeToolCallDecision, ConfigEnv, ToolCallInfo } from "./plugin-types.js";
 import type { CommandRegistrar, ProviderRegistrar, SkillRegistrar, ToolRegistrar } from "./plugin-types.js";
+import type {
+  CompactDecision,
+  CompactInfo,
+  PermissionCheck,
+  PermissionPromptAnswer,
+  PermissionPromptInfo,
+  PermissionVote,
+  SessionEndInfo,
+  SessionStartInfo,
+  SessionStartResult,
+  StopDecision,
+  StopInfo,
+  UserPromptDecision,
+  UserPromptInfo,
+} from "./hook-types.js";
+import type { Collector } from "./plugin-driver.js";
 import type { ToolResult } from "./types.js";
 
 /** @internal The raw table; only the host and its gate hold it. */
@@ -25,14 +41,28 @@ export function createHooks() {
     registerCommands: new AsyncSeriesHook<[CommandRegistrar]>(["commands"]),
     /** AsyncSeries(skills): after `registerCommands`, last before the host is ready; plugins add skills. */
     registerSkills: new AsyncSeriesHook<[SkillRegistrar]>(["skills"]),
+    /** AsyncSeries(session): the conversation starts (a session's first run, or the first after a clear); each handler may return context for the system prompt. */
+    sessionStart: new AsyncSeriesHook<[Collector<SessionStartInfo>]>(["session"]),
+    /** AsyncSeries(prompt): a prompt is about to enter the conversation; each handler may block it or add context to it. */
+    userPromptSubmit: new AsyncSeriesHook<[Collector<UserPromptInfo>]>(["prompt"]),
     /** AsyncSeriesWaterfall(request): before every model request; context assembly (system prompt, skills, tools). */
     beforeModelRequest: new AsyncSeriesWaterfallHook<[ModelRequest]>(["request"]),
+    /** AsyncSeries(check): after validation, when the gate decides a call's permission; each handler may vote (deny beats ask beats allow) or rewrite the input. */
+    permission: new AsyncSeriesHook<[Collector<PermissionCheck>]>(["check"]),
+    /** AsyncSeries(request): the user is about to be asked about a call; a handler may answer (deny always, allow only for what the mode asks). */
+    permissionRequest: new AsyncSeriesHook<[Collector<PermissionPromptInfo>]>(["request"]),
     /** AsyncSeriesBail(call): after validation and permission, before the tool runs; a denial stops the call, a rewrite is seen by later handlers and decided again. */
     beforeToolCall: new AsyncSeriesBailHook<[ToolCallInfo], BeforeToolCallDecision | undefined>(["call"]),
-    /** AsyncSeriesWaterfall(result, call): after the tool ran and its output was capped; may transform the result (capped again after the last). */
+    /** AsyncSeriesWaterfall(result, call): after the tool ran (or threw, or timed out) and its output was capped; may transform the result (capped again after the last). */
     afterToolCall: new AsyncSeriesWaterfallHook<[ToolResult, ToolCallInfo]>(["result", "call"]),
+    /** AsyncSeries(stop): the model finished its answer; a handler may ask the run to go on, with a message for the model. */
+    stop: new AsyncSeriesHook<[Collector<StopInfo>]>(["stop"]),
+    /** AsyncSeries(compaction): before the conversation is compacted; a handler may block it. */
+    preCompact: new AsyncSeriesHook<[Collector<CompactInfo>]>(["compaction"]),
     /** Sync(event): every AgentEvent, for renderers, loggers and telemetry. */
     event: new SyncHook<[AgentEvent]>(["event"]),
+    /** AsyncParallel(session): the conversation ended (cleared, or the host closes, before `shutdown`). */
+    sessionEnd: new AsyncParallelHook<[SessionEndInfo]>(["session"]),
     /** AsyncParallel(): when the host closes; close connections and stop child processes. */
     shutdown: new AsyncParallelHook<[]>([]),
   });
@@ -77,9 +107,16 @@ export interface HookTable {
   readonly registerTools: Tappable<[ToolRegistrar], void>;
   readonly registerCommands: Tappable<[CommandRegistrar], void>;
   readonly registerSkills: Tappable<[SkillRegistrar], void>;
+  readonly sessionStart: Tappable<[SessionStartInfo], SessionStartResult | void>;
+  readonly userPromptSubmit: Tappable<[UserPromptInfo], UserPromptDecision | void>;
   readonly beforeModelRequest: Tappable<[ModelRequest], ModelRequest | void>;
+  readonly permission: Tappable<[PermissionCheck], PermissionVote | void>;
+  readonly permissionRequest: Tappable<[PermissionPromptInfo], PermissionPromptAnswer | void>;
   readonly beforeToolCall: Tappable<[ToolCallInfo], BeforeToolCallDecision | void>;
   readonly afterToolCall: Tappable<[ToolResult, ToolCallInfo], ToolResult | void>;
+  readonly stop: Tappable<[StopInfo], StopDecision | void>;
+  readonly preCompact: Tappable<[CompactInfo], CompactDecision | void>;
   readonly event: SyncTappable<[AgentEvent]>;
+  readonly sessionEnd: Tappable<[SessionEndInfo], void>;
   readonly shutdown: Tappable<[], void>;
 }

@@ -6,6 +6,7 @@
 import type { AuditLog } from "./audit.js";
 import type { CommandRegistrar, ProviderRegistrar, SkillRegistrar, ToolRegistrar } from "./plugin-types.js";
 import type { CommandEntry, Kind, ProviderEntry, Registry, Rejection, SkillEntry, ToolEntry } from "./registry.js";
+import type { ToolSources } from "./tool-sources.js";
 
 export interface Registries {
   tools: Registry<ToolEntry>;
@@ -16,6 +17,7 @@ export interface Registries {
 
 export interface RegistrarDeps {
   registries: Registries;
+  sources: ToolSources;
   /** Plugins whose setup failed: they may not register anything more. */
   failed: ReadonlySet<string>;
   isReady(): boolean;
@@ -67,7 +69,16 @@ export function createRegistrars(deps: RegistrarDeps): ((plugin: string) => Plug
     let r = made.get(plugin);
     if (!r) {
       r = Object.freeze({
-        tools: registrar(plugin, deps.registries.tools) as ToolRegistrar,
+        tools: Object.freeze({
+          ...registrar(plugin, deps.registries.tools),
+          addSource(source: unknown): boolean {
+            if (deps.failed.has(plugin)) return false;
+            const refused = deps.sources.add(plugin, source);
+            if (refused) deps.reject(plugin, "tool", { name: String((source as { name?: unknown } | null)?.name ?? "(unnamed)"), reason: refused });
+            return !refused;
+          },
+          removeSource: (name: string) => deps.sources.remove(plugin, name),
+        }) as ToolRegistrar,
         commands: registrar(plugin, deps.registries.commands) as CommandRegistrar,
         skills: registrar(plugin, deps.registries.skills) as SkillRegistrar,
         providers: registrar(plugin, deps.registries.providers) as ProviderRegistrar,

@@ -1,5 +1,7 @@
 /** Public types of the host: what embedders get from `createHost`, and the narrower view plugins get. */
+import type { ToolLoadOptions, ToolLoadResult } from "./tool-sources.js";
 import type { AgentConfig, PluginEntry } from "./config-schema.js";
+import type { ConfigOrigin } from "./claude-settings.js";
 import type { AgentEvent, StopReason } from "./events.js";
 import type { HookTable } from "./hooks.js";
 import type { ModelMessage, ModelProvider } from "./model.js";
@@ -49,6 +51,8 @@ export interface RunResult {
   usage: { inputTokens: number; outputTokens: number };
   durationMs: number;
   error?: { code: string; message: string };
+  /** With reason `stopped`: which plugin stopped the run (a blocked prompt, `ctx.stopRun`), and why. */
+  stoppedBy?: { plugin: string; reason: string };
 }
 
 /** The conversation a host keeps between runs (one per host). */
@@ -65,7 +69,7 @@ export interface AgentSession {
   readonly usage: { inputTokens: number; outputTokens: number };
   /** True while a run is in progress. */
   readonly running: boolean;
-  /** Forget the conversation (usage totals are kept). */
+  /** Forget the conversation (usage totals are kept); `sessionEnd` handlers hear of it (reason `clear`). */
   clear(): void;
 }
 
@@ -77,8 +81,10 @@ export interface AgentSession {
 export interface PluginHost {
   readonly cwd: string;
   readonly config: Readonly<AgentConfig>;
-  /** Files the config was read from, in merge order (user first, project last). */
+  /** Files the config was read from, in merge order (Claude Code's settings, then user, project last). */
   readonly configFiles: readonly string[];
+  /** Which file gave each part of the config (each permission rule, each key), in merge order. */
+  readonly configOrigins: readonly ConfigOrigin[];
   readonly sessionId: string;
   readonly workspace: Workspace;
   readonly tools: {
@@ -86,6 +92,8 @@ export interface PluginHost {
     get(name: string): RegisteredTool | undefined;
     /** Call a tool through the full gate. Never throws: see `ToolResult.ok`. */
     call(name: string, input: unknown, options?: CallOptions): Promise<ToolResult>;
+    /** Load tool sources (MCP servers) not loaded yet: all, or those providing `names`; see `ToolSource`. Never rejects. */
+    load(options?: ToolLoadOptions): Promise<ToolLoadResult>;
   };
   readonly commands: {
     list(): RegisteredCommand[];
@@ -160,10 +168,16 @@ export interface CreateHostOptions {
   audit?: string | false;
   /** Receives plugin log lines; default: warnings and errors become `notice` events, debug goes to stderr with AGENT_DEBUG=1. */
   logger?: Logger;
+  /**
+   * `true`: the host is ready before its tool sources (MCP servers) are loaded; they load when a call
+   * needs one of their tools, when a run starts (bounded by `tools.loadWaitMs`) or on `tools.load()`.
+   * Default false: `createHost` resolves once every source is loaded (what an embedder usually wants).
+   */
+  lazyTools?: boolean;
 }
 
 /** Options `open` may still take after `prepareHost` (what does not change which config or plugins are loaded). */
-export type OpenHostOptions = Pick<CreateHostOptions, "permissionMode" | "askPermission" | "sessionId" | "logger" | "audit"> & {
+export type OpenHostOptions = Pick<CreateHostOptions, "permissionMode" | "askPermission" | "sessionId" | "logger" | "audit" | "lazyTools"> & {
   /**
    * Aborting it while the host opens closes what is open so far (the plugins' shutdown hooks run, their
    * child processes are stopped) and `open()` rejects; after `open()` it does nothing.
@@ -179,6 +193,8 @@ export interface PreparedHost {
   readonly cwd: string;
   readonly config: Readonly<AgentConfig>;
   readonly configFiles: readonly string[];
+  /** Which file gave each part of the config (each permission rule, each key), in merge order. */
+  readonly configOrigins: readonly ConfigOrigin[];
   readonly configDir: string;
   readonly projectRoot: string;
   readonly plugins: readonly PluginStatus[];

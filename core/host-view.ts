@@ -27,7 +27,7 @@ export function pluginView(host: Host): PluginHost {
 export function pluginHostView(host: Host): PluginHost {
   const key = Object.freeze({});
   Object.defineProperty(host, HOST_KEY, { value: key });
-  const tools = Object.freeze({ list: host.tools.list, get: host.tools.get, call: host.tools.call });
+  const tools = Object.freeze({ list: host.tools.list, get: host.tools.get, call: host.tools.call, load: host.tools.load });
   const commands = Object.freeze({
     list: host.commands.list,
     get: host.commands.get,
@@ -38,6 +38,7 @@ export function pluginHostView(host: Host): PluginHost {
     cwd: host.cwd,
     config: host.config,
     configFiles: host.configFiles,
+    configOrigins: host.configOrigins,
     sessionId: host.sessionId,
     workspace: host.workspace,
     tools,

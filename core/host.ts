@@ -16,13 +16,16 @@ import { pluginHostView } from "./host-view.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from "./output.js";
 import { compileRules } from "./permissions.js";
 import { pluginHookView, tapPluginObject, withPluginScope } from "./plugin-driver.js";
-import type { HostProblem, Plugin, PluginContext } from "./plugin-types.js";
+import type { HostProblem, Plugin, PluginAuditRecord, PluginContext } from "./plugin-types.js";
 import { prepareHost as prepare, statusOf, type PreparedPlugin, type PreparedState } from "./prepare.js";
 import { ProcessScope } from "./processes.js";
 import { addSecret, forgetEnvSecrets } from "./redact.js";
 import { createRegistrars, type Registries } from "./host-registrars.js";
 import { commandRegistry, providerRegistry, skillRegistry, toolRegistry } from "./registry.js";
 import { createSession } from "./session.js";
+import { ToolSources } from "./tool-sources.js";
+import { SessionLifecycle } from "./session-lifecycle.js";
+import type { RunControl } from "./loop.js";
 import { PERMISSION_MODES, type Logger, type PermissionMode } from "./types.js";
 import { createWorkspaceHandle } from "./workspace.js";
 
@@ -117,8 +120,12 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     providers: providerRegistry(),
   };
 
+  // Reported like a plugin's failure: a source that throws costs its own tools, nothing else.
+  const sources = new ToolSources((plugin, message) => report({ kind: "plugin", plugin, message: `Plugin ${plugin}: ${message}` }));
+
   const gate = new Gate({
     tools: registries.tools.entries,
+    resolveTool: (name) => sources.resolve(name),
     hooks,
     audit,
     workspace,
@@ -133,12 +140,14 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       timeoutMs: config.tools?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxOutputBytes: config.tools?.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     },
+    env: Object.freeze({ ...config.env }),
   });
   gate.mode = options.permissionMode ?? config.permissions?.mode ?? "default";
   gate.asker = options.askPermission;
 
   const registrars = createRegistrars({
     registries,
+    sources,
     failed,
     isReady: () => ready,
     audit,
@@ -160,12 +169,15 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   }
 
   let closed: Promise<void> | undefined;
-  const session = createSession(sessionId, () => config.model);
+  const lifecycle = new SessionLifecycle(hooks, () => ({ sessionId, cwd: workspace.root, mode: gate.mode }));
+  const control: RunControl = { lifecycle };
+  const session = createSession(sessionId, () => config.model, () => void lifecycle.end("clear"));
 
   const host: Host = {
     cwd: state.cwd,
     config,
     configFiles: Object.freeze([...state.files]),
+    configOrigins: Object.freeze(state.loaded.origins.map((o) => Object.freeze({ ...o }))),
     sessionId,
     workspace,
     hooks: pluginHookView(hooks, "host", 0, state.driver),
@@ -173,6 +185,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       list: () => registries.tools.views(),
       get: (name) => registries.tools.get(name)?.view,
       call: (name, input, opts) => gate.call(name, input, opts),
+      load: (opts) => sources.load(opts),
     },
     commands: {
       list: () => registries.commands.views(),
@@ -205,10 +218,12 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     session,
     async run(prompt, runOptions) {
       const { runAgent } = await import("./loop.js");
-      return runAgent(host, hooks, prompt, runOptions);
+      return runAgent(host, hooks, control, prompt, runOptions);
     },
     close() {
       closed ??= (async () => {
+        // The conversation ends while plugins and their processes are still up.
+        await lifecycle.end("close");
         await hooks.shutdown.promise().catch(() => {});
         await processes.dispose();
         audit.close();
@@ -233,12 +248,18 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     workspace,
     config,
     registries,
+    sources,
     addReadRoot: (plugin, dir, reason) => {
       const real = workspaceHandle.addReadRoot(dir);
       audit.write({ kind: "grant", source: plugin, name: real, outcome: "read-only", detail: { reason } });
       return real;
     },
     requestGrant: (plugin, rules, reason) => gate.requestGrant(plugin, rules, reason, config.permissions?.grants ?? "ask"),
+    stopRun: (plugin, reason) => {
+      if (!control.current) return false;
+      control.current.requestStop(plugin, reason);
+      return true;
+    },
   };
   for (const p of state.plugins) if (p.status === "loaded") await setUp(p, parts);
 
@@ -251,6 +272,8 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     await host.close();
     throw new AgentError("E_USAGE", "interrupted while the host was opening");
   }
+  // Eager (the default for embedders): open resolves with every source's tools registered.
+  if (!options.lazyTools && sources.size) await sources.load();
   ready = true;
   // Plugins may have put secrets in the environment while setting up: redact them from the first call on.
   forgetEnvSecrets();
@@ -271,8 +294,10 @@ interface SetupParts {
   workspace: Host["workspace"];
   config: Host["config"];
   registries: Registries;
+  sources: ToolSources;
   addReadRoot(plugin: string, dir: string, reason: string): string;
   requestGrant(plugin: string, rules: readonly unknown[], reason: string): Promise<boolean>;
+  stopRun(plugin: string, reason: string): boolean;
 }
 
 /** One plugin's `setup` (bounded), then its object's handlers tapped. A failure removes all it registered. */
@@ -302,10 +327,21 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     addReadRoot: (dir: string, reason: string) => parts.addReadRoot(p.name, String(dir), String(reason)),
     addSecret: (value: string, label: string) => addSecret(value, String(label)),
     requestGrant,
+    stopRun: (reason: string) => parts.stopRun(p.name, String(reason)),
     emit,
-    audit: (r: { kind: import("./types.js").AuditKind; name: string; outcome: string; detail?: unknown }) =>
-      audit.write({ kind: r.kind, source: p.name, name: r.name, outcome: r.outcome, detail: r.detail }),
-    report: (r: { kind?: HostProblem["kind"]; name?: string; message: string }) => report({ kind: r.kind ?? "plugin", plugin: p.name, name: r.name, message: r.message }),
+    audit: (r: PluginAuditRecord) =>
+      audit.write({
+        kind: r.kind,
+        source: p.name,
+        name: r.name,
+        outcome: r.outcome,
+        detail: r.detail,
+        ...(typeof r.durationMs === "number" ? { durationMs: r.durationMs } : {}),
+        ...(typeof r.callId === "string" ? { callId: r.callId } : {}),
+        ...(typeof r.error === "string" ? { error: r.error } : {}),
+      }),
+    report: (r: { kind?: HostProblem["kind"]; name?: string; message: string; level?: HostProblem["level"] }) =>
+      report({ kind: r.kind ?? "plugin", plugin: p.name, name: r.name, message: r.message, ...(r.level === "warning" ? { level: "warning" as const } : {}) }),
     host: view,
   });
   try {
@@ -314,6 +350,7 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
   } catch (err) {
     state.failed.add(p.name);
     for (const r of Object.values(registries)) r.removeAll(p.name);
+    parts.sources.removeAll(p.name);
     p.status = "failed";
     p.error = errorMessage(err);
     report({ kind: "plugin", plugin: p.name, message: `Plugin ${p.name} failed in setup: ${sentence(errorMessage(err))} Continuing without it.` });

@@ -45,6 +45,7 @@ export type {
   TrackableProcess,
 } from "./types.js";
 export { PERMISSION_MODES, RISKS } from "./types.js";
+export type { ToolSource, ToolLoadOptions, ToolLoadResult } from "./tool-sources.js";
 export type {
   ToolRegistrar,
   CommandRegistrar,
@@ -59,8 +60,27 @@ export type {
   PluginFactory,
   PluginContext,
   PluginStatus,
+  PluginAuditRecord,
   HostProblem,
 } from "./plugin-types.js";
+export type {
+  SessionStartInfo,
+  SessionStartResult,
+  SessionEndInfo,
+  UserPromptInfo,
+  UserPromptDecision,
+  PermissionVerdict,
+  PermissionCheck,
+  PermissionVote,
+  PermissionPromptInfo,
+  PermissionPromptAnswer,
+  StopInfo,
+  StopDecision,
+  CompactInfo,
+  CompactDecision,
+} from "./hook-types.js";
+export type { ConfigOrigin } from "./claude-settings.js";
+export { DEFAULT_PLUGIN_TIMEOUTS } from "./prepare.js";
 export type {
   Host,
   PluginHost,
@@ -88,6 +108,7 @@ export type {
   ModelErrorCode,
 } from "./model.js";
 export { resolveModel, systemPrompt, DEFAULT_MAX_TURNS } from "./run-setup.js";
+export { BUILTIN_MODEL_ALIASES, expandModelAlias, modelAliases } from "./model-aliases.js";
 export {
   AgentConfigSchema,
   type AgentConfig,
@@ -97,7 +118,8 @@ export {
   type ToolOverride,
   type PluginEntry,
 } from "./config-schema.js";
-export { locateProjectConfig, CONFIG_SEARCH_PLACES } from "./config.js";
+export { locateProjectConfig, CONFIG_SEARCH_PLACES, defaultUserConfigDir } from "./config.js";
+export { LOCAL_SETTINGS_FILE, localSettingsPath, readLocalSettings, updateLocalSettings, addLocalAllowRules } from "./local-settings.js";
 export { candidates as pluginPackageNames, findPluginPackage } from "./plugin-resolve.js";
 export { AgentError, ConfigError, ExitCode, errorMessage, type ErrorCode } from "./errors.js";
 export { terminate } from "./processes.js";
@@ -117,4 +139,5 @@ export { hostVersion } from "./version.js";
 export { tooDeep, MAX_CONFIG_DEPTH } from "./depth.js";
 export { parseJson, parseJsonConfig, JsonSyntaxError } from "./json.js";
 export { parseSkillFile, type SkillFile, type ParsedSkill } from "./skill-file.js";
+export { parseYaml, MAX_YAML_NODES } from "./yaml.js";
 export { splitToolList, toolRules } from "./tool-names.js";

@@ -9,6 +9,8 @@
  */
 import { AgentError, errorMessage } from "./errors.js";
 import type { StopReason } from "./events.js";
+import { debugChain, sleep, toModelError, withNote } from "./loop-util.js";
+import { contextBlocks, type SessionLifecycle } from "./session-lifecycle.js";
 import {
   ModelError,
   parseModelRef,
@@ -28,10 +30,20 @@ const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 const DEFAULT_RETRY = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
 /** A server asking us to wait longer than this is not waited for: the error is reported instead. */
 const MAX_RETRY_AFTER_MS = 60_000;
+/** `stop` handlers may make a run go on this many times in a row (Claude Code's bound); then it ends. */
+export const MAX_STOP_CONTINUATIONS = 8;
+/** How long a run's first request waits for tool sources without cached tools (config `tools.loadWaitMs`). */
+export const DEFAULT_LOAD_WAIT_MS = 3000;
+
+/** What the host keeps for runs: the conversation's lifecycle, and the run in progress (for `ctx.stopRun`). */
+export interface RunControl {
+  lifecycle: SessionLifecycle;
+  current?: { requestStop(plugin: string, reason: string): void };
+}
 
 type MutableSession = { -readonly [K in keyof AgentSession]: AgentSession[K] };
 
-export async function runAgent(host: Host, hooks: RawHooks, prompt: string, options: RunOptions = {}): Promise<RunResult> {
+export async function runAgent(host: Host, hooks: RawHooks, control: RunControl, prompt: string, options: RunOptions = {}): Promise<RunResult> {
   const session = host.session as MutableSession;
   if (session.running) throw new AgentError("E_USAGE", "A run is already in progress in this session; wait for it or cancel it first.");
   const { ref, provider, model } = resolveModel(host, options.model ?? session.model);
@@ -39,9 +51,12 @@ export async function runAgent(host: Host, hooks: RawHooks, prompt: string, opti
   if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new AgentError("E_USAGE", `maxTurns must be a positive integer; got ${maxTurns}.`);
 
   session.running = true;
+  const run = new Run(host, hooks, control.lifecycle, session, { ref, provider, model, maxTurns, options });
+  control.current = run;
   try {
-    return await new Run(host, hooks, session, { ref, provider, model, maxTurns, options }).execute(prompt);
+    return await run.execute(prompt);
   } finally {
+    control.current = undefined;
     session.running = false;
   }
 }
@@ -76,27 +91,45 @@ class Run {
   private toolCalls = 0;
   private readonly usage = { inputTokens: 0, outputTokens: 0 };
   private lastText = "";
+  /** Set by a plugin's `ctx.stopRun`, or a blocked prompt: the run ends at the next step. */
+  private stoppedBy: { plugin: string; reason: string } | undefined;
+  private continuations = 0;
 
   constructor(
     private readonly host: Host,
     private readonly hooks: RawHooks,
+    private readonly lifecycle: SessionLifecycle,
     private readonly session: MutableSession,
     private readonly setup: RunSetup,
   ) {
     this.signal = setup.options.signal ?? new AbortController().signal;
   }
 
+  requestStop(plugin: string, reason: string): void {
+    this.stoppedBy ??= { plugin, reason };
+  }
+
   async execute(prompt: string): Promise<RunResult> {
     const { host, session, setup } = this;
     host.emit({ type: "session_start", sessionId: session.id, model: setup.ref, cwd: host.workspace.root, tools: host.tools.list().length });
     host.emit({ type: "user_message", text: prompt });
-    session.messages.push({ role: "user", content: prompt });
 
     let reason: StopReason;
     let error: { code: string; message: string } | undefined;
     try {
-      const system = await systemPrompt(host, setup.options.systemPrompt);
-      reason = await this.loop(system);
+      // The conversation starts (sessionStart), then the prompt is screened (userPromptSubmit): a
+      // blocked prompt never enters the conversation.
+      const context = await this.lifecycle.begin(setup.ref, this.signal);
+      const submitted = await this.lifecycle.submit(prompt, this.signal);
+      if ("blocked" in submitted) {
+        this.stoppedBy = submitted.blocked;
+        host.emit({ type: "notice", level: "warn", source: submitted.blocked.plugin, message: `Prompt blocked by plugin ${submitted.blocked.plugin}: ${submitted.blocked.reason}` });
+        reason = "stopped";
+      } else {
+        session.messages.push({ role: "user", content: submitted.content });
+        const base = await systemPrompt(host, setup.options.systemPrompt);
+        reason = await this.loop(context.length ? `${base}\n\n${contextBlocks(context)}` : base);
+      }
     } catch (err) {
       if (err instanceof Aborted || this.signal.aborted) reason = "aborted";
       else {
@@ -118,6 +151,7 @@ class Run {
       usage: { ...this.usage },
       durationMs: performance.now() - this.started,
       ...(error ? { error } : {}),
+      ...(reason === "stopped" && this.stoppedBy ? { stoppedBy: { ...this.stoppedBy } } : {}),
     };
     host.emit({
       type: "session_end",
@@ -128,19 +162,31 @@ class Run {
       durationMs: result.durationMs,
       result: result.text,
       ...(error ? { error } : {}),
+      ...(result.stoppedBy ? { stoppedBy: result.stoppedBy } : {}),
     });
     return result;
+  }
+
+  /**
+   * Tool sources (MCP servers) load as the run starts: the first request waits at most
+   * `tools.loadWaitMs` for those without cached tools, later ones not at all. What is still loading.
+   */
+  private async toolsLoading(): Promise<string[]> {
+    const waitMs = this.turns === 1 ? (this.host.config.tools?.loadWaitMs ?? DEFAULT_LOAD_WAIT_MS) : 0;
+    return (await this.host.tools.load({ waitMs, skipReady: true })).pending;
   }
 
   private async loop(system: string): Promise<StopReason> {
     const { host, session, setup } = this;
     for (;;) {
       if (this.signal.aborted) throw new Aborted();
+      if (this.stoppedBy) return this.stopNotice();
       this.turns++;
       host.emit({ type: "turn_start", turn: this.turns, model: setup.ref });
+      const loading = await this.toolsLoading();
       const base: ModelRequest = {
         model: setup.model,
-        system,
+        system: loading.length ? `${system}\n\nTools still loading (they join a later turn): ${loading.join(", ")}.` : system,
         messages: [...session.messages],
         tools: host.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as JsonSchema })),
       };
@@ -158,13 +204,31 @@ class Run {
       host.emit({ type: "assistant_message", text: turn.text, toolCalls: turn.toolCalls.map(({ id, name, input }) => ({ id, name, input })) });
       session.messages.push({ role: "assistant", content: turn.text, ...(turn.toolCalls.length ? { toolCalls: turn.toolCalls } : {}) });
 
-      if (turn.toolCalls.length === 0) return turn.stop === "max_tokens" ? "max_tokens" : "end_turn";
+      if (turn.toolCalls.length === 0) {
+        if (turn.stop === "max_tokens") return "max_tokens";
+        // `stop` handlers may make the run go on, with a message for the model; bounded.
+        const more = await this.lifecycle.stop({ stopHookActive: this.continuations > 0, lastMessage: turn.text, turns: this.turns, signal: this.signal });
+        if (more === undefined || this.stoppedBy) return this.stoppedBy ? this.stopNotice() : "end_turn";
+        if (++this.continuations > MAX_STOP_CONTINUATIONS) {
+          host.emit({ type: "notice", level: "warn", source: "loop", message: `Stop handlers asked the run to go on ${MAX_STOP_CONTINUATIONS} times in a row; it ends here.` });
+          return "end_turn";
+        }
+        if (this.turns >= setup.maxTurns) return "max_turns";
+        session.messages.push({ role: "user", content: more });
+        continue;
+      }
 
       // Results always go into the conversation (even when cancelled) so it stays valid for the next prompt.
       session.messages.push(...(await this.runTools(turn.toolCalls)));
       if (this.signal.aborted) throw new Aborted();
       if (this.turns >= setup.maxTurns) return "max_turns";
     }
+  }
+
+  private stopNotice(): StopReason {
+    const by = this.stoppedBy!;
+    this.host.emit({ type: "notice", level: "warn", source: by.plugin, message: `Run stopped by plugin ${by.plugin}: ${by.reason}` });
+    return "stopped";
   }
 
   /** The user saw the partial answer: keep it in the conversation so a follow-up makes sense. */
@@ -320,39 +384,4 @@ class Run {
     }
     return message(result.output === "" && result.ok ? "(no output)" : result.output, !result.ok);
   }
-}
-
-function toModelError(err: unknown, provider: string): ModelError {
-  if (err instanceof ModelError) return err;
-  return new ModelError("E_MODEL", `${provider}: ${errorMessage(err)}`, { provider, cause: err });
-}
-
-/** The stack and every cause, for --debug. */
-function debugChain(err: unknown): string {
-  const parts: string[] = [];
-  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    parts.push(e instanceof Error ? (e.stack ?? e.message) : String(e));
-  }
-  return parts.join("\ncaused by: ");
-}
-
-function withNote(err: ModelError, note: string): ModelError {
-  const { code, retryable, retryAfterMs, status, provider } = err;
-  return new ModelError(code, `${err.message} (${note})`, { retryable, retryAfterMs, status, provider, cause: err });
-}
-
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -33,7 +33,7 @@ export type ModelMessage =
   | { role: "tool"; toolCallId: string; name: string; content: string; isError?: boolean };
 
 export interface ModelRequest {
-  /** The model id without the provider prefix, e.g. `gpt-4.1` for `openai:gpt-4.1`. */
+  /** The model id without the provider prefix, e.g. `gpt-5.4` for `openai:gpt-5.4`. */
   model: string;
   system: string;
   messages: ModelMessage[];

@@ -29,10 +29,18 @@ export type SubjectKind = "path" | "text";
  */
 export function pathMatcher(pattern: string): (relativePath: string) => boolean {
   let p = pattern.trim();
+  const opts = { dot: true, nonegate: true, noextglob: true, nobrace: true } as const;
+  // `//abs/path` (Claude Code's spelling): an absolute path, for what lies outside the project root
+  // (subjects there are absolute; inside the root they are relative, so it never matches those).
+  if (p.startsWith("//")) {
+    const abs = `/${p.replace(/^\/+/, "").replace(/\/+$/, "")}`;
+    const file = picomatch(abs, opts);
+    const under = picomatch(abs === "/" ? "/**" : `${abs}/**`, opts);
+    return (s) => s.startsWith("/") && (file(s) || under(s));
+  }
   const anchored = p.startsWith("/") || p.replace(/\/+$/, "").includes("/");
   p = p.replace(/^\/+/, "").replace(/\/+$/, "");
   if (!p) return () => true;
-  const opts = { dot: true, nonegate: true, noextglob: true, nobrace: true } as const;
   const file = picomatch(anchored ? p : `**/${p}`, opts);
   const under = picomatch(anchored ? `${p}/**` : `**/${p}/**`, opts);
   return (rel) => file(rel) || under(rel);

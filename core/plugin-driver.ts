@@ -30,6 +30,19 @@ export interface ToolCallState {
 /** A `beforeToolCall` decision, with who made it. */
 export type AttributedDecision = { deny: string; plugin: string };
 
+/**
+ * The argument of a hook whose handlers' answers the host gathers (permission votes, prompt context,
+ * stop requests): each handler is handed `view()`, and what it returns goes to `take`.
+ */
+export interface Collector<V> {
+  /** What a handler is handed: a frozen copy (rebuilt after a rewrite; a promise while it is worked out). */
+  view(): V | Promise<V>;
+  /** A handler's return value: a problem (reported with plugin and hook) when it is not an answer this hook takes. */
+  take(plugin: string, value: unknown): string | undefined;
+  /** The handler threw, timed out or returned garbage: what the hook goes on with (a denial, a block, or nothing). */
+  fail(plugin: string, message: string): void;
+}
+
 export interface DriverOptions {
   /** A plugin that failed in setup: its handlers no longer run. */
   isFailed(plugin: string): boolean;
@@ -82,6 +95,20 @@ interface Adapter {
 
 const passThrough: Adapter = { call: (fn, args) => fn(...args), fail: () => undefined };
 
+/** Hooks whose handlers answer through a `Collector`. */
+function collecting(hook: HookName): Adapter {
+  return {
+    call: (fn, [state], plugin, opts) =>
+      then(then((state as Collector<unknown>).view(), fn), (out) => {
+        if (out === undefined || out === null) return undefined;
+        const problem = (state as Collector<unknown>).take(plugin, out);
+        if (problem) opts.onError(plugin, hook, problem);
+        return undefined;
+      }),
+    fail: ([state], plugin, message) => void (state as Collector<unknown>).fail(plugin, message),
+  };
+}
+
 const ADAPTERS: Partial<Record<HookName, Adapter>> = {
   config: {
     // The handler gets a frozen copy and returns config to merge; the waterfall goes on with the merge.
@@ -127,6 +154,12 @@ const ADAPTERS: Partial<Record<HookName, Adapter>> = {
       }),
     fail: () => undefined,
   },
+  sessionStart: collecting("sessionStart"),
+  userPromptSubmit: collecting("userPromptSubmit"),
+  permission: collecting("permission"),
+  permissionRequest: collecting("permissionRequest"),
+  stop: collecting("stop"),
+  preCompact: collecting("preCompact"),
   event: {
     call: (fn, [event]) => {
       fn(event);
@@ -212,10 +245,17 @@ export function tapPluginObject(plugin: Plugin<any>, hooks: HookTable, phase: "c
   if (typeof h.registerTools === "function") hooks.registerTools.tap(name, (r) => h.registerTools!(r));
   if (typeof h.registerCommands === "function") hooks.registerCommands.tap(name, (r) => h.registerCommands!(r));
   if (typeof h.registerSkills === "function") hooks.registerSkills.tap(name, (r) => h.registerSkills!(r));
+  if (typeof h.sessionStart === "function") hooks.sessionStart.tap(name, (s) => h.sessionStart!(s));
+  if (typeof h.userPromptSubmit === "function") hooks.userPromptSubmit.tap(name, (p) => h.userPromptSubmit!(p));
   if (typeof h.beforeModelRequest === "function") hooks.beforeModelRequest.tap(name, (req) => h.beforeModelRequest!(req));
+  if (typeof h.permission === "function") hooks.permission.tap(name, (c) => h.permission!(c));
+  if (typeof h.permissionRequest === "function") hooks.permissionRequest.tap(name, (r) => h.permissionRequest!(r));
   if (typeof h.beforeToolCall === "function") hooks.beforeToolCall.tap(name, (call) => h.beforeToolCall!(call));
   if (typeof h.afterToolCall === "function") hooks.afterToolCall.tap(name, (res, call) => h.afterToolCall!(res, call));
+  if (typeof h.stop === "function") hooks.stop.tap(name, (s) => h.stop!(s));
+  if (typeof h.preCompact === "function") hooks.preCompact.tap(name, (c) => h.preCompact!(c));
   if (typeof h.event === "function") hooks.event.tap(name, (e) => h.event!(e));
+  if (typeof h.sessionEnd === "function") hooks.sessionEnd.tap(name, (s) => h.sessionEnd!(s));
   if (typeof h.shutdown === "function") hooks.shutdown.tap(name, () => h.shutdown!());
 }
 

@@ -2,11 +2,27 @@
  * Public types for plugin authors: the plugin object, what `setup` receives, the hook handlers and
  * what they are handed. Everything a built-in plugin uses is here; nothing more is available to it.
  */
+import type { ToolSource } from "./tool-sources.js";
 import type { z } from "zod";
 import type { AgentConfig } from "./config-schema.js";
 import type { AgentEvent } from "./events.js";
 import type { CliCommand } from "./cli-types.js";
 import type { HookTable } from "./hooks.js";
+import type {
+  CompactDecision,
+  CompactInfo,
+  PermissionCheck,
+  PermissionPromptAnswer,
+  PermissionPromptInfo,
+  PermissionVote,
+  SessionEndInfo,
+  SessionStartInfo,
+  SessionStartResult,
+  StopDecision,
+  StopInfo,
+  UserPromptDecision,
+  UserPromptInfo,
+} from "./hook-types.js";
 import type { PluginHost } from "./host-types.js";
 import type { ModelProvider, ModelRequest } from "./model.js";
 import type {
@@ -28,6 +44,13 @@ export interface ToolRegistrar {
   add(def: ToolDefinition): boolean;
   /** Remove a tool this plugin registered (e.g. when an MCP server's tool list changes). */
   remove(name: string): boolean;
+  /**
+   * Register a source of tools that costs something to load (a server to start): the host calls its
+   * `load` when a call names a tool it `provides`, when a run starts, or when everything is listed.
+   * Returns false (and reports why) if it is malformed or its name is taken.
+   */
+  addSource(source: ToolSource): boolean;
+  removeSource(name: string): boolean;
 }
 export interface CommandRegistrar {
   add(def: CommandDefinition): boolean;
@@ -79,9 +102,27 @@ export interface PluginConfigSection {
   schema: z.ZodType;
   /**
    * How values from several files combine: `deep` (default) merges objects key by key; `entries`
-   * replaces each entry of an object whole (a server defined again is a different server, not a patch).
+   * replaces each entry of an object whole (a server defined again is a different server, not a patch);
+   * `concat` merges objects key by key and joins lists (each file adds its hooks to the others').
    */
-  merge?: "deep" | "entries";
+  merge?: "deep" | "entries" | "concat";
+  /**
+   * Only the user's files set this section: a plugin's `config` hook that changes it is refused and
+   * reported, as for `permissions` (the hooks plugin's `hooks` are policies no plugin may drop or add).
+   */
+  userOnly?: boolean;
+}
+
+/** An audit record a plugin writes (`ctx.audit`); `source` is the plugin's name. */
+export interface PluginAuditRecord {
+  kind: AuditKind;
+  name: string;
+  outcome: string;
+  detail?: unknown;
+  durationMs?: number;
+  /** The tool call this record belongs to, if any. */
+  callId?: string;
+  error?: string;
 }
 
 /** Typed hook handlers a plugin object may declare; the host taps them under the plugin's name. */
@@ -92,11 +133,25 @@ export interface PluginHooks {
   registerTools?(tools: ToolRegistrar): void | Promise<void>;
   registerCommands?(commands: CommandRegistrar): void | Promise<void>;
   registerSkills?(skills: SkillRegistrar): void | Promise<void>;
+  /** The conversation starts: return `{ context }` for the system prompt of its requests. */
+  sessionStart?(session: SessionStartInfo): SessionStartResult | void | Promise<SessionStartResult | void>;
+  /** A prompt is about to enter the conversation: `{ block }` stops it, `{ context }` adds to it. */
+  userPromptSubmit?(prompt: UserPromptInfo): UserPromptDecision | void | Promise<UserPromptDecision | void>;
   beforeModelRequest?(request: ModelRequest): ModelRequest | void | Promise<ModelRequest | void>;
+  /** The gate decides a call's permission: vote `{ decision, reason }` and/or rewrite `{ input }`. */
+  permission?(check: PermissionCheck): PermissionVote | void | Promise<PermissionVote | void>;
+  /** The user is about to be asked about a call: answer `{ decision: "allow" | "deny" }` in their place, or nothing. */
+  permissionRequest?(request: PermissionPromptInfo): PermissionPromptAnswer | void | Promise<PermissionPromptAnswer | void>;
   beforeToolCall?(call: ToolCallInfo): BeforeToolCallDecision | void | Promise<BeforeToolCallDecision | void>;
   afterToolCall?(result: DeepReadonly<ToolResult>, call: ToolCallInfo): ToolResult | void | Promise<ToolResult | void>;
+  /** The model finished: `{ continue: why }` makes the run go on (bounded). */
+  stop?(stop: StopInfo): StopDecision | void | Promise<StopDecision | void>;
+  /** Before the conversation is compacted: `{ block: why }` keeps it as it is. */
+  preCompact?(compaction: CompactInfo): CompactDecision | void | Promise<CompactDecision | void>;
   /** Every event, frozen. */
   event?(event: AgentEvent): void;
+  /** The conversation ended (cleared, or the host closes). */
+  sessionEnd?(session: SessionEndInfo): void | Promise<void>;
   shutdown?(): void | Promise<void>;
 }
 
@@ -163,16 +218,21 @@ export interface PluginContext<O = Record<string, unknown>> {
   requestGrant(request: { rules: string[]; reason: string }): Promise<boolean>;
   /** A value that is a secret (a token the plugin got): redacted from the audit log, logs and CLI output. */
   addSecret(value: string, label: string): void;
+  /**
+   * Ask the agent loop's run in progress to end at its next step (after the tool calls of the current
+   * turn; never mid-call), with reason `stopped`. False when no run is in progress. Shown to the user.
+   */
+  stopRun(reason: string): boolean;
   /** Emit an event on the `event` hook. */
   emit(event: AgentEvent): void;
   /** Record an audit entry (secrets are redacted by the host). */
-  audit(record: { kind: AuditKind; name: string; outcome: string; detail?: unknown }): void;
+  audit(record: PluginAuditRecord): void;
   /**
    * Report a problem the plugin found and kept going past (e.g. a server that failed to connect):
    * it is added to `host.problems` (printed by the CLI, listed by `agent doctor`), audited, and
    * emitted as a `notice` event. Unlike `log.warn`, it is not lost when nobody listens yet.
    */
-  report(problem: { kind?: HostProblem["kind"]; name?: string; message: string }): void;
+  report(problem: { kind?: HostProblem["kind"]; name?: string; message: string; level?: HostProblem["level"] }): void;
   /** The host as plugins see it: tools are called through the gate; the permission mode is read-only. */
   readonly host: PluginHost;
 }
@@ -200,6 +260,11 @@ export interface PluginStatus {
 export interface HostProblem {
   /** `server`: an external server a plugin manages (MCP, LSP, ...) failed or is misconfigured. */
   kind: "plugin" | "register" | "config" | "server" | "provider";
+  /**
+   * `warning`: worth knowing, nothing is broken (a setting that was not applied, a hook event that never
+   * fires here). `agent doctor` lists warnings apart and does not fail on them; commands do not print them.
+   */
+  level?: "error" | "warning";
   plugin?: string;
   name?: string;
   message: string;

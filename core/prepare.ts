@@ -17,7 +17,11 @@ import type { ConfigEnv, HostProblem, Plugin, PluginStatus } from "./plugin-type
 import type { CliCommand } from "./cli-types.js";
 import { addSecret } from "./redact.js";
 
-export const DEFAULT_PLUGIN_TIMEOUTS = { callMs: 30_000, startupMs: 120_000, shutdownMs: 5_000 };
+/** How long a plugin's hook handler may take, by default (config `pluginTimeouts`). */
+export const DEFAULT_PLUGIN_TIMEOUTS: Readonly<{ callMs: number; startupMs: number; shutdownMs: number }> = Object.freeze({ callMs: 30_000, startupMs: 120_000, shutdownMs: 5_000 });
+
+/** Hooks that run while the user waits, bounded by `pluginTimeouts.callMs`. */
+const CALL_HOOKS = new Set<HookName>(["sessionStart", "userPromptSubmit", "beforeModelRequest", "permission", "permissionRequest", "beforeToolCall", "afterToolCall", "stop", "preCompact"]);
 
 /** One plugin as preparing left it. */
 export interface PreparedPlugin {
@@ -75,15 +79,15 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
   state.driver = {
     isFailed: (p) => failed.has(p),
     onError: (plugin, hook, message) => report({ kind: "plugin", plugin, message: `Plugin ${plugin} failed in ${hook}: ${message}` }),
-    timeoutMs: (hook: HookName) =>
-      hook === "beforeModelRequest" || hook === "beforeToolCall" || hook === "afterToolCall" ? timeouts.callMs : hook === "shutdown" ? timeouts.shutdownMs : timeouts.startupMs,
+    timeoutMs: (hook: HookName) => (CALL_HOOKS.has(hook) ? timeouts.callMs : hook === "shutdown" || hook === "sessionEnd" ? timeouts.shutdownMs : timeouts.startupMs),
     configClosed: () => configClosed,
     mergeConfig: (plugin, current, returned) => {
       if (typeof returned !== "object" || returned === null || Array.isArray(returned)) {
         report({ kind: "plugin", plugin, message: `Plugin ${plugin} failed in config: it returned ${Array.isArray(returned) ? "an array" : typeof returned} instead of config to merge; ignored` });
         return undefined;
       }
-      const { config, refused } = mergeHookConfig(current as AgentConfig, returned as Record<string, unknown>);
+      const userOnly = [...owners].filter(([, o]) => o.section.userOnly === true).map(([key]) => key);
+      const { config, refused } = mergeHookConfig(current as AgentConfig, returned as Record<string, unknown>, userOnly);
       if (refused.length) {
         report({ kind: "plugin", plugin, message: `Plugin ${plugin} tried to change ${refused.join(", ")} in its config hook; only your config files decide those, so the change was ignored` });
       }
@@ -105,8 +109,10 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
   const lenient = state.plugins.some((p) => p.status !== "loaded");
   const sections = checkSections(loaded.sections, owners, CORE_CONFIG_KEYS, lenient);
   for (const o of sections.orphans) {
-    report({ kind: "config", message: `${o.file}: key "${o.key}" is not used by any loaded plugin (one that was disabled or failed may own it); ignored` });
+    if (o.optional) report({ kind: "config", level: "warning", message: `${o.file}: key "${o.key}" is not used by any loaded plugin; ignored` });
+    else report({ kind: "config", message: `${o.file}: key "${o.key}" is not used by any loaded plugin (one that was disabled or failed may own it); ignored` });
   }
+  for (const w of loaded.warnings) report({ kind: "config", level: "warning", message: w });
   state.config = { ...loaded.config, ...sections.values };
 
   // The config hook: plugin objects' own handlers, in plugin order (enforce first), before any setup.
@@ -137,6 +143,7 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
     get configFiles() {
       return [...state.files];
     },
+    configOrigins: Object.freeze(loaded.origins.map((o) => Object.freeze({ ...o }))),
     configDir: loaded.configDir,
     projectRoot: loaded.projectRoot,
     get plugins() {

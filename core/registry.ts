@@ -144,6 +144,7 @@ function makeToolEntry(def: ToolDefinition, plugin: string, override: ToolOverri
     ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}),
     ...(def.meta !== undefined ? { meta: freezeCopy(def.meta) } : {}),
     ...(def.aliases?.length ? { aliases: Object.freeze([...def.aliases]) } : {}),
+    ...(def.deferLoading === true ? { deferLoading: true } : {}),
   });
   return { name: def.name, plugin, source, view, risk, timeoutMs, maxOutputBytes, definition: def, validator, zod };
 }

@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { AgentError } from "./errors.js";
 import type { PluginHost } from "./host-types.js";
+import { expandModelAlias, unknownAliasMessage } from "./model-aliases.js";
 import { parseModelRef, type ModelProvider } from "./model.js";
 
 export const DEFAULT_MAX_TURNS = 50;
@@ -13,17 +14,20 @@ const AGENTS_MD_MAX_BYTES = 64 * 1024;
 
 export const NO_MODEL_HELP = [
   "No model configured. Choose one as provider:model, for example:",
-  '  agent run --model openai:gpt-4.1 -p "..."               (needs OPENAI_API_KEY)',
-  '  agent run --model anthropic:claude-sonnet-4-5 -p "..."  (needs ANTHROPIC_API_KEY)',
+  '  agent run --model sonnet -p "..."                       (anthropic:claude-sonnet-5-5; needs ANTHROPIC_API_KEY)',
+  '  agent run --model openai:gpt-5.4 -p "..."               (needs OPENAI_API_KEY)',
   '  agent run --model ollama:qwen2.5-coder -p "..."         (a local Ollama server)',
   'or set AGENT_MODEL=provider:model, or "model" in agent.config.ts / .agentrc.json.',
 ].join("\n");
 
-/** Resolve `provider:model` to a registered provider; throws an `AgentError` a person can act on. */
-export function resolveModel(host: PluginHost, ref: string | undefined): { ref: string; provider: ModelProvider; model: string } {
-  if (!ref) throw new AgentError("E_NO_MODEL", NO_MODEL_HELP);
+/** Resolve `provider:model` (or a model alias) to a registered provider; throws an `AgentError` a person can act on. */
+export function resolveModel(host: PluginHost, given: string | undefined): { ref: string; provider: ModelProvider; model: string } {
+  if (!given) throw new AgentError("E_NO_MODEL", NO_MODEL_HELP);
+  const aliases = host.config.modelAliases as Record<string, string> | undefined;
+  const ref = expandModelAlias(given, aliases);
+  if (!ref) throw new AgentError("E_CONFIG", unknownAliasMessage(given, aliases));
   const parsed = parseModelRef(ref);
-  if (!parsed) throw new AgentError("E_CONFIG", `Invalid model "${ref}": expected provider:model, e.g. openai:gpt-4.1.`);
+  if (!parsed) throw new AgentError("E_CONFIG", `Invalid model "${ref}": expected provider:model, e.g. openai:gpt-5.4.`);
   const provider = host.providers.get(parsed.provider);
   if (!provider) {
     const known = host.providers.list().map((p) => p.name);

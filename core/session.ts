@@ -1,7 +1,7 @@
 /** The conversation a host keeps between runs; the loop updates it. */
 import type { AgentSession } from "./host-types.js";
 
-export function createSession(id: string, configModel: () => string | undefined): AgentSession {
+export function createSession(id: string, configModel: () => string | undefined, onClear: () => void = () => {}): AgentSession {
   let chosenModel: string | undefined;
   const session: AgentSession = {
     id,
@@ -16,6 +16,7 @@ export function createSession(id: string, configModel: () => string | undefined)
     running: false,
     clear() {
       session.messages.length = 0;
+      onClear();
     },
   };
   return session;

@@ -6,6 +6,7 @@
  * `metadata` (string → string) and `allowed-tools` (space-separated) are optional; other fields are kept
  * and ignored, as clients do. CRLF files and folded (`>`) descriptions work.
  */
+import { parseYaml } from "./yaml.js";
 import path from "node:path";
 import { splitToolList } from "./tool-names.js";
 
@@ -45,10 +46,9 @@ function splitFrontmatter(text: string): { yaml: string; body: string } | undefi
 export async function parseSkillFile(file: string, text: string, options: { expectedName?: string } = {}): Promise<ParsedSkill> {
   const parts = splitFrontmatter(text);
   if (!parts) return { ok: false, error: "no YAML frontmatter (the file must start with --- and a name and description)" };
-  const { parse } = await import("yaml");
   let fm: unknown;
   try {
-    fm = parse(parts.yaml, { maxAliasCount: 100 });
+    fm = parseYaml(parts.yaml);
   } catch (err) {
     return { ok: false, error: `frontmatter is not valid YAML: ${(err as Error).message.split("\n")[0]}` };
   }

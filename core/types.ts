@@ -81,6 +81,11 @@ export interface ToolCallContext {
   readonly log: Logger;
   /** Child processes the tool starts: track them so none outlives the host. */
   readonly processes: ProcessTracker;
+  /**
+   * Variables to add to the environment of processes the tool starts: config `env` (which also takes
+   * Claude Code's settings `env`). Spawn with `{ ...process.env, ...ctx.env }`; empty when none are set.
+   */
+  readonly env: Readonly<Record<string, string>>;
   /** Report progress; becomes a `tool_progress` event. */
   progress(update: { progress: number; total?: number; message?: string }): void;
 }
@@ -125,6 +130,12 @@ export interface ToolDefinition<I = any> {
    * A name or alias already held by another tool is refused at registration.
    */
   aliases?: string[];
+  /**
+   * May be left out of model requests until the model asks for it: when a host has many tools, the
+   * tool-search plugin sends only the names of such tools plus a `tool_search` tool that loads them
+   * (MCP servers' tools set it). Calls still pass the gate like any other.
+   */
+  deferLoading?: boolean;
   run(input: I, ctx: ToolCallContext): Promise<ToolReturn> | ToolReturn;
 }
 
@@ -144,6 +155,8 @@ export interface RegisteredTool {
   readonly meta?: Record<string, unknown>;
   /** Other names people know it by (see `ToolDefinition.aliases`). */
   readonly aliases?: readonly string[];
+  /** See `ToolDefinition.deferLoading`. */
+  readonly deferLoading?: boolean;
 }
 
 export type CallOutcome = "ok" | "error" | "denied" | "timeout" | "invalid" | "aborted";
@@ -169,8 +182,11 @@ export interface CallOptions {
   callId?: string;
 }
 
-/** Answer to a permission question. */
-export type PermissionAnswer = "allow_once" | "allow_session" | "deny";
+/**
+ * Answer to a permission question. `allow_project`: as `allow_session`, said by an asker that also wrote
+ * `projectRules` where the next sessions read them. A deny may carry a message for the model.
+ */
+export type PermissionAnswer = "allow_once" | "allow_session" | "allow_project" | "deny" | { decision: "deny"; message: string };
 
 export interface PermissionRequest {
   /** Absent or `call`: one tool call. */
@@ -187,6 +203,11 @@ export interface PermissionRequest {
   suggestedRules: string[];
   /** `suggestedRules` joined with ", ", for display; empty when no rule can describe the call (answer once or no). */
   suggestedRule: string;
+  /**
+   * The same rules written so that, read back from a config file, they match exactly what was asked and
+   * nothing more (glob characters escaped, paths anchored); empty when that cannot be written.
+   */
+  projectRules: string[];
   reason: string;
 }
 
@@ -298,5 +319,5 @@ export interface Logger {
   error(msg: string): void;
 }
 
-export type AuditKind = "register" | "call" | "command" | "skill" | "plugin" | "mode" | "grant";
+export type AuditKind = "register" | "call" | "command" | "skill" | "plugin" | "mode" | "grant" | "hook";
 

@@ -1,25 +1,64 @@
-/** `agent audit [--tail N] [--json]`: the last records of the audit log. */
+/**
+ * `agent audit`: the last records of the audit log. Tool calls only by default (every command also
+ * writes registration records, which would drown them); `--all` shows every kind; `--tool`,
+ * `--outcome` and `--since` filter, and `--tail` counts what is left.
+ */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { AgentError, type PreparedHost } from "../../core/index.js";
+import { AgentError, patternMatcher, type PreparedHost } from "../../core/index.js";
 import { oneLine, table } from "../format.js";
 import { defineAppCommand } from "./_define.js";
 
+const OUTCOMES = ["ok", "error", "denied", "timeout", "invalid", "aborted"];
+const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
 export default defineAppCommand({
   name: "audit",
-  description: "show the audit log [--tail N] [--json]",
-  usage: "[--tail N] [--json]",
+  description: "show the audit log: tool calls [--all] [--tool T] [--outcome O] [--since 1h] [--tail N] [--json]",
+  usage: "[--all] [--tool <name>] [--outcome <o>] [--since <when>] [--tail N] [--json]",
+  details:
+    "By default only tool calls are shown; --all adds registrations, commands, skills, plugins, mode changes and grants.\n" +
+    `--tool takes a name or a glob (mcp__github__*); --outcome one of ${OUTCOMES.join(", ")} (or several, comma-separated);\n` +
+    "--since a duration back from now (30s, 15m, 1h, 2d, 1w) or a date (2026-11-30, 2026-11-30T14:00).",
   options: {
-    tail: { type: "string", short: "n", valueName: "<N>", description: "how many of the last records (default 20)" },
+    tail: { type: "string", short: "n", valueName: "<N>", description: "how many of the last matching records (default 20)" },
+    all: { type: "boolean", short: "a", description: "every record, not only tool calls" },
+    tool: { type: "string", short: "t", valueName: "<name>", description: "only calls of this tool (a glob works: mcp__github__*)" },
+    outcome: { type: "string", short: "o", valueName: "<o>", description: `only these outcomes: ${OUTCOMES.join(", ")}` },
+    since: { type: "string", short: "s", valueName: "<when>", description: "only records since then: 1h, 30m, 2d, or an ISO date" },
     json: { type: "boolean", description: "print the records as JSON lines" },
   },
   positionals: false,
   run: (ctx) => show(ctx.values, ctx),
 });
 
-async function show(values: { tail?: string; json?: boolean }, ctx: { prepare(): Promise<PreparedHost> }): Promise<number> {
+/** `--since`: a duration back from `now`, or a date. */
+export function parseSince(value: string, now = Date.now()): number {
+  const d = /^(\d+(?:\.\d+)?)\s*([smhdw])$/.exec(value.trim());
+  if (d) return now - Number(d[1]) * UNITS[d[2]];
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) throw new AgentError("E_USAGE", `--since takes a duration back from now (30s, 15m, 1h, 2d, 1w) or a date (2026-11-30, 2026-11-30T14:00); got "${value}"`);
+  return t;
+}
+
+interface Values {
+  tail?: string;
+  all?: boolean;
+  tool?: string;
+  outcome?: string;
+  since?: string;
+  json?: boolean;
+}
+
+async function show(values: Values, ctx: { prepare(): Promise<PreparedHost> }): Promise<number> {
   const tail = values.tail === undefined ? 20 : Number(values.tail);
   if (!Number.isInteger(tail) || tail <= 0) throw new AgentError("E_USAGE", `--tail must be a positive whole number; got "${values.tail}"`);
+  const outcomes = values.outcome?.split(",").map((o) => o.trim()).filter(Boolean);
+  const bad = outcomes?.find((o) => !OUTCOMES.includes(o));
+  if (bad) throw new AgentError("E_USAGE", `--outcome must be one of ${OUTCOMES.join(", ")}; got "${bad}"`);
+  const since = values.since === undefined ? undefined : parseSince(values.since);
+  const tool = values.tool ? patternMatcher(values.tool) : undefined;
+
   const loaded = await ctx.prepare();
   if (loaded.config.audit?.enabled === false) {
     process.stderr.write("agent: the audit log is disabled in config (audit.enabled: false).\n");
@@ -30,16 +69,32 @@ async function show(values: { tail?: string; json?: boolean }, ctx: { prepare():
     process.stderr.write(`agent: no audit log yet at ${file}\n`);
     return 0;
   }
-  const lines = readFileSync(file, "utf8").split("\n").filter(Boolean).slice(-tail);
-  const records = lines.flatMap((l) => {
-    try {
-      return [JSON.parse(l) as Record<string, unknown>];
-    } catch {
-      return []; // a torn last line after a power cut: skip it
-    }
-  });
+  const all = readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as Record<string, unknown>];
+      } catch {
+        return []; // a torn last line after a power cut: skip it
+      }
+    });
+  // A tool or outcome filter is about calls whatever --all says; other kinds have no outcome of that sense.
+  const callsOnly = !values.all || tool !== undefined || outcomes !== undefined;
+  const kept = all.filter(
+    (r) =>
+      (!callsOnly || r.kind === "call") &&
+      (!tool || tool(String(r.name ?? ""))) &&
+      (!outcomes || outcomes.includes(String(r.outcome ?? ""))) &&
+      (since === undefined || Date.parse(String(r.time ?? "")) >= since),
+  );
+  const records = kept.slice(-tail);
   if (values.json) {
     for (const r of records) process.stdout.write(JSON.stringify(r) + "\n");
+    return 0;
+  }
+  if (!records.length) {
+    process.stderr.write(`agent: no ${callsOnly ? "tool calls" : "records"} match in ${file} (${all.length} records in all${values.all ? "" : "; --all shows every kind"}).\n`);
     return 0;
   }
   const rows = records.map((r) => [
@@ -52,5 +107,9 @@ async function show(values: { tail?: string; json?: boolean }, ctx: { prepare():
     oneLine(r.error ? String(r.error) : r.args !== undefined ? JSON.stringify(r.args) : "", 60),
   ]);
   process.stdout.write(table(rows, ["TIME", "KIND", "SOURCE", "NAME", "OUTCOME", "TIME(ms)", "DETAIL"]) + "\n");
+  const hidden = all.length - kept.length;
+  if (hidden > 0 && !values.all && tool === undefined && outcomes === undefined && since === undefined) {
+    process.stderr.write(`(${hidden} records of other kinds not shown: registrations, commands, …; --all shows them)\n`);
+  }
   return 0;
 }

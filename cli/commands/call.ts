@@ -41,7 +41,8 @@ export default defineAppCommand({
       if (result.error) out.error = result.error;
       if (result.truncated) out.truncated = true;
       if (result.structured !== undefined) out.structured = result.structured;
-      if (host.problems.length) out.problems = host.problems.map((p) => p.message);
+      const problems = host.problems.filter((p) => p.level !== "warning");
+      if (problems.length) out.problems = problems.map((p) => p.message);
       ctx.printJson(out);
     } else if (result.ok) {
       process.stdout.write(result.output.endsWith("\n") || result.output === "" ? result.output : `${result.output}\n`);

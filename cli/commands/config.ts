@@ -1,5 +1,6 @@
 /** `agent config [--json]`: the resolved config (secrets redacted) and the files it came from. */
-import { REDACTED, isSecretKey, redactString } from "../../core/index.js";
+import path from "node:path";
+import { REDACTED, isSecretKey, redactString, type ConfigOrigin } from "../../core/index.js";
 import { defineAppCommand } from "./_define.js";
 
 function redactDeep(v: unknown, depth = 0): unknown {
@@ -16,6 +17,13 @@ function redactDeep(v: unknown, depth = 0): unknown {
   return typeof v === "string" ? redactString(v) : v;
 }
 
+/** One row per origin: the key, the value (a rule as merged), the file (relative to the project), and how it was read. */
+function originTable(origins: readonly ConfigOrigin[], root: string, table: (rows: string[][], header: string[]) => string): string {
+  const rel = (f: string) => (f.startsWith(root + path.sep) ? path.relative(root, f) : f);
+  const rows = origins.map((o) => [o.key, o.value ?? "", rel(o.file), [o.written && o.written !== o.value ? `written ${o.written}` : "", o.note ?? ""].filter(Boolean).join("; ")]);
+  return table(rows, ["KEY", "VALUE", "FILE", "NOTE"]);
+}
+
 export default defineAppCommand({
   name: "config",
   description: "show the resolved config and the files it came from [--json]",
@@ -27,15 +35,17 @@ export default defineAppCommand({
     const prepared = await ctx.prepare();
     for (const p of prepared.problems) ctx.warn(`agent: ${p.message}`);
     const config = redactDeep(prepared.config);
+    const origins = prepared.configOrigins.map((o) => redactDeep(o) as typeof o);
     if (ctx.values.json) {
-      ctx.printJson({ files: prepared.configFiles, projectRoot: prepared.projectRoot, config });
+      ctx.printJson({ files: prepared.configFiles, projectRoot: prepared.projectRoot, config, origins });
       return 0;
     }
     const files = prepared.configFiles;
     ctx.print(
       `Project root: ${prepared.projectRoot}\n` +
         `Config files (merged in this order):${files.length ? "\n" + files.map((f) => `  ${f}`).join("\n") : " none (defaults)"}\n\n` +
-        `${JSON.stringify(config, null, 2)}`,
+        `${JSON.stringify(config, null, 2)}` +
+        (origins.length ? `\n\nWhere each part came from (later files win; rule lists add up):\n${originTable(origins, prepared.projectRoot, ctx.table)}` : ""),
     );
     return 0;
   },

@@ -11,7 +11,7 @@ export default defineAppCommand({
   options: { json: { type: "boolean", description: "print the report as JSON" } },
   positionals: false,
   async run(ctx) {
-    const host = await ctx.openHost({ quiet: true });
+    const host = await ctx.openHost({ quiet: true, lazyTools: false });
     // No model is not a problem (only `agent run` and the interactive session need one); a model that
     // names no registered provider, or is malformed, is.
     const warnings: string[] = [];
@@ -27,6 +27,8 @@ export default defineAppCommand({
     }
     // A rule naming no tool does nothing: a warning (a pasted `Bash(rm:*)` deny rule is worth seeing).
     for (const w of unmatchedRules(host)) warnings.push(w.message);
+    // Problems that break nothing (a setting not applied, a hook event that never fires here).
+    for (const p of host.problems) if (p.level === "warning") warnings.push(p.message);
     const bySource = new Map<string, number>();
     for (const t of host.tools.list()) bySource.set(t.source, (bySource.get(t.source) ?? 0) + 1);
     const report = {
@@ -42,7 +44,7 @@ export default defineAppCommand({
       tools: Object.fromEntries(bySource),
       commands: host.commands.list().length,
       skills: skillsReport(host),
-      problems: [...modelProblems, ...host.problems.map((p) => p.message)],
+      problems: [...modelProblems, ...host.problems.filter((p) => p.level !== "warning").map((p) => p.message)],
       warnings,
     };
     if (ctx.values.json) {

@@ -2,13 +2,8 @@
 import { fstatSync } from "node:fs";
 import { AgentError, DEFAULT_MAX_TURNS, ExitCode, type AgentEvent, type Host, type ModelErrorCode, type RunResult } from "../../core/index.js";
 import { canPrompt, type AppContext } from "../context.js";
-import { createJsonRenderer } from "../render/json.js";
-import { askOnStdin, createPermissionAsker } from "../render/permission-prompt.js";
-import { createPrettyRenderer } from "../render/pretty.js";
-import { createStreamJsonRenderer } from "../render/stream-json.js";
+import type { KeyGuard } from "../render/key-guard.js";
 import { defineAppCommand } from "./_define.js";
-
-
 
 const FORMATS = ["text", "json", "stream-json"] as const;
 type Format = (typeof FORMATS)[number];
@@ -18,9 +13,10 @@ const CONFIG_CODES = new Set<string>(["E_MODEL_NO_KEY", "E_MODEL_CONFIG"] satisf
 
 const DETAILS = `Runs the agent on one prompt: the model answers and calls tools until the task is done.
 The prompt comes from -p (or the arguments), or from stdin when it is piped; with -p, piped
-input is added after the prompt (git diff | agent run -p "review this").
+input is added after the prompt (git diff | agent run -p "review this"). agent -p "..." is the same.
 
-Global options (--permission-mode, --cwd, --debug) apply too. With no terminal to ask, tools that
+Global options apply too: --permission-mode, --allowedTools, --disallowedTools, --add-dir,
+--append-system-prompt, --cwd, --debug (see agent --help). With no terminal to ask, tools that
 need approval are denied: allow them with permissions.allow in the config, or --permission-mode.
 
 Output: text streams the answer to stdout (only the final answer when stdout is not a terminal)
@@ -35,7 +31,7 @@ export default defineAppCommand({
   details: DETAILS,
   options: {
     prompt: { type: "string", short: "p", valueName: "<text>", description: "the task" },
-    model: { type: "string", short: "m", valueName: "<p:m>", description: "provider:model (default: AGENT_MODEL, then config \"model\")" },
+    model: { type: "string", short: "m", valueName: "<p:m>", description: "provider:model or an alias: sonnet, opus, haiku, gpt, gpt-mini, config modelAliases (default: AGENT_MODEL, then config \"model\")" },
     "max-turns": { type: "string", valueName: "<n>", description: "stop after n model requests (default: config maxTurns, else 50)" },
     "output-format": { type: "string", valueName: "<fmt>", description: "text (default) | json | stream-json" },
     "system-prompt": { type: "string", valueName: "<text>", description: "replace the system prompt for this run" },
@@ -61,22 +57,39 @@ async function runHeadless(
   // Ask permission on the terminal only when stdin is the terminal (not the prompt's pipe).
   const ask = !prompt.fromStdin && canPrompt();
   const controller = new AbortController();
-  const host = await ctx.openHost({
+  let opened: Host | undefined;
+  let guard: KeyGuard | undefined;
+  // Renderers, the prompt (diff) and Markdown load only when a run happens: listing commands stays fast.
+  const [{ askOnStdin, createPermissionAsker, hostAware }, { guardKeys }] = await Promise.all([import("../render/permission-prompt.js"), import("../render/key-guard.js")]);
+  const onStdin = askOnStdin();
+  const askLine = async (q: string) => {
+    guard?.suspend();
+    try {
+      return await onStdin(q);
+    } finally {
+      guard?.resume();
+    }
+  };
+  const host = (opened = await ctx.openHost({
     ctrlC: "caller",
-    askPermission: ask ? createPermissionAsker({ ask: askOnStdin(), output: process.stderr, onCancel: () => controller.abort() }) : undefined,
-  });
+    askPermission: ask ? createPermissionAsker({ ask: askLine, output: process.stderr, onCancel: () => controller.abort(), ...hostAware(() => opened) }) : undefined,
+  }));
   try {
     // `/review src/x.ts` runs the command first, as in the interactive session; its prompt is what the model gets.
     const expanded = await expandCommand(host, prompt.text, controller.signal);
     if (expanded.output !== undefined) process.stdout.write(expanded.output.endsWith("\n") ? expanded.output : `${expanded.output}\n`);
     if (expanded.prompt === undefined) return ExitCode.OK;
-    const renderer = createRenderer(format, maxTurns ?? host.config.maxTurns ?? DEFAULT_MAX_TURNS);
+    const renderer = await createRenderer(format, maxTurns ?? host.config.maxTurns ?? DEFAULT_MAX_TURNS);
     const off = host.on(renderer.handle);
     const stopCtrlC = onCtrlC(host, controller);
+    // Keys typed in the terminal while it works must not garble the spinner line (stdin is the terminal).
+    if (ask && process.stderr.isTTY) guard = guardKeys();
     let result: RunResult;
     try {
       result = await host.run(expanded.prompt, { model: v.model, maxTurns, signal: controller.signal, systemPrompt: v["system-prompt"] });
     } finally {
+      guard?.stop();
+      guard = undefined;
       stopCtrlC();
       off();
     }
@@ -105,10 +118,11 @@ export function exitCodeFor(result: RunResult): number {
   return ExitCode.FAILED;
 }
 
-function createRenderer(format: Format, maxTurns: number | undefined): { handle(e: AgentEvent): void; finish(): void } {
-  if (format === "json") return createJsonRenderer(process.stdout);
-  if (format === "stream-json") return createStreamJsonRenderer(process.stdout);
-  const pretty = createPrettyRenderer({ out: process.stdout, err: process.stderr, maxTurns });
+async function createRenderer(format: Format, maxTurns: number | undefined): Promise<{ handle(e: AgentEvent): void; finish(): void }> {
+  if (format === "json") return (await import("../render/json.js")).createJsonRenderer(process.stdout);
+  if (format === "stream-json") return (await import("../render/stream-json.js")).createStreamJsonRenderer(process.stdout);
+  const { createPrettyRenderer } = await import("../render/pretty.js");
+  const pretty = createPrettyRenderer({ out: process.stdout, err: process.stderr, maxTurns, markdown: !!process.stdout.isTTY });
   return { handle: pretty.handle, finish: pretty.dispose };
 }
 

@@ -15,6 +15,8 @@ export interface JsonResult {
   usage: { inputTokens: number; outputTokens: number };
   durationMs: number;
   error?: { code: string; message: string };
+  /** With reason `stopped`: the plugin that stopped the run (a hook that blocked the prompt), and why. */
+  stoppedBy?: { plugin: string; reason: string };
 }
 
 export function createJsonRenderer(out: Output) {
@@ -41,6 +43,7 @@ export function createJsonRenderer(out: Output) {
         usage: end.usage,
         durationMs: Math.round(end.durationMs),
         ...(end.error ? { error: end.error } : {}),
+        ...(end.stoppedBy ? { stoppedBy: end.stoppedBy } : {}),
       };
       out.write(`${JSON.stringify(result, null, 2)}\n`);
     },

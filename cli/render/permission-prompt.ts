@@ -1,12 +1,15 @@
 /**
- * The inline permission question for terminals: allow once, always for this session, or deny.
- * Questions are asked one at a time (concurrent tool calls may ask together), and Ctrl-C while
+ * The inline permission question for terminals: what will run (the whole command line, a diff of a
+ * file edit), then allow once, always for this session, always for this project (a rule written to
+ * `.agent/settings.local.json`, exactly as narrow as what was shown), no, or no with a message for the
+ * model. Questions are asked one at a time (concurrent tool calls may ask together), and Ctrl-C while
  * asking denies and cancels the run.
  */
+import { existsSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import type { GrantRequest, PermissionAnswer, PermissionAsker, PermissionRequest } from "../../core/index.js";
-import { summarizeInput } from "./_format.js";
+import { addLocalAllowRules, errorMessage, LOCAL_SETTINGS_FILE, type GrantRequest, type PermissionAnswer, type PermissionAsker, type PermissionRequest, type Workspace } from "../../core/index.js";
 import { createStyle, useColor, type Output } from "./_style.js";
+import { previewCall, type Preview, type ReadCurrent } from "./diff-preview.js";
 
 /** Ask one line; resolves null on Ctrl-C or end of input. The question may span lines; only its last line is the input prompt. */
 export type AskLine = (question: string) => Promise<string | null>;
@@ -23,6 +26,41 @@ export interface PermissionPromptOptions {
   output: Output;
   /** Called when the user pressed Ctrl-C at the question: cancel the run. */
   onCancel?(): void;
+  /** The open host's workspace, to show diffs of file edits (read inside the workspace only). */
+  workspace?(): Workspace | undefined;
+  /** Write "always for this project" rules; returns the file written. Absent: the answer is not offered. */
+  saveProjectRules?(rules: string[]): string;
+}
+
+/** The current content of a file, read as the tools will: inside the workspace, or an explanation. */
+export function readThrough(workspace: Workspace | undefined): ReadCurrent | undefined {
+  if (!workspace) return undefined;
+  return (p) => {
+    let abs: string;
+    try {
+      abs = workspace.resolve(p);
+    } catch (err) {
+      return { error: `${errorMessage(err)}: the tool will refuse it` };
+    }
+    if (!existsSync(abs)) return { missing: true };
+    try {
+      return { text: readFileSync(abs, "utf8") };
+    } catch (err) {
+      return { error: `cannot read ${p}: ${errorMessage(err)}` };
+    }
+  };
+}
+
+/** The options that need the open host: diffs read from its workspace, project rules saved at its root. */
+export function hostAware(getHost: () => { workspace: Workspace } | undefined): Pick<PermissionPromptOptions, "workspace" | "saveProjectRules"> {
+  return {
+    workspace: () => getHost()?.workspace,
+    saveProjectRules: (rules) => {
+      const host = getHost();
+      if (!host) throw new Error("the host is not open");
+      return addLocalAllowRules(host.workspace.root, rules).file;
+    },
+  };
 }
 
 export function createPermissionAsker(options: PermissionPromptOptions): PermissionAsker {
@@ -47,16 +85,36 @@ export function createPermissionAsker(options: PermissionPromptOptions): Permiss
   async function askOne(req: PermissionRequest | GrantRequest): Promise<PermissionAnswer> {
     if (req.kind === "grant") return askGrant(req);
     const what = req.subject ? `${req.tool.name}(${req.subject})` : req.tool.name;
-    // Several parts (a pipeline, a list): the input exactly as it will run, then what the rules see in it.
-    const detail = req.subject ? "" : summarizeInput(req.input, 200);
-    const parts = !req.subject && req.parts.length > 1 ? `\n  ${s.gray("runs:")} ${req.parts.join(s.gray("  ·  "))}` : "";
-    const caution = req.uncertain ? `\n  ${s.yellow("part of it is computed when it runs (a substitution, or text the shell parser could not read)")}` : "";
-    const always = req.suggestedRules.length ? `${s.bold("a")} always this session (${req.suggestedRule})   ` : "";
-    const question =
-      `${s.yellow("?")} Allow ${s.bold(what)}${detail ? ` ${detail}` : ""}  ${s.gray(`risk: ${req.tool.risk} · from ${req.tool.source}`)}${parts}${caution}\n` +
-      `  ${s.bold("y")} yes, once   ${always}${s.bold("n")} no\n` +
-      `${s.yellow(">")} `;
+    const preview = previewCall(req.tool.name, req.input, s, readThrough(options.workspace?.()));
+    // Several parts (a pipeline, a list): the whole line above, then what the rules see in it.
+    const parts = req.parts.length > 1 ? [`  ${s.gray("runs:")} ${req.parts.join(s.gray("  ·  "))}`] : [];
+    const caution = req.uncertain ? [`  ${s.yellow("part of it is computed when it runs (a substitution, or text the shell parser could not read)")}`] : [];
+    // A plugin's (or a command hook's) `ask` says why it wants you to look: show it (as Claude Code shows a hook's reason).
+    const why = req.reason.startsWith("plugin:") ? [`  ${s.gray("asked by")} ${req.reason.slice("plugin:".length)}`] : [];
+    const project = options.saveProjectRules && req.projectRules?.length ? req.projectRules : [];
+    const choices = [
+      `  ${s.bold("y")}  yes, once`,
+      ...(req.suggestedRules.length ? [`  ${s.bold("a")}  yes, always this session: ${req.suggestedRules.join(", ")}`] : []),
+      ...(project.length ? [`  ${s.bold("p")}  yes, always for this project: ${project.join(", ")} ${s.gray(`(saved in ${LOCAL_SETTINGS_FILE})`)}`] : []),
+      `  ${s.bold("n")}  no`,
+      `  ${s.bold("m")}  no, and tell the model what to do instead`,
+    ];
+    const body = (p: Preview, all: boolean) => {
+      const shown = all ? p.full : p.lines;
+      const more = !all && p.hidden ? [`  ${s.gray(`… ${p.hidden} more line${p.hidden === 1 ? "" : "s"} (d shows all)`)}`] : [];
+      return [...shown.map((l) => `  ${l}`), ...more];
+    };
+    let all = false;
     for (;;) {
+      const question = [
+        `${s.yellow("?")} Allow ${s.bold(what)}  ${s.gray(`risk: ${req.tool.risk} · from ${req.tool.source}`)}`,
+        ...body(preview, all),
+        ...parts,
+        ...caution,
+        ...why,
+        ...choices,
+        `${s.yellow(">")} `,
+      ].join("\n");
       const answer = await options.ask(question);
       if (answer === null) {
         options.onCancel?.();
@@ -65,7 +123,29 @@ export function createPermissionAsker(options: PermissionPromptOptions): Permiss
       const a = answer.trim().toLowerCase();
       if (a === "y" || a === "yes") return "allow_once";
       if ((a === "a" || a === "always") && req.suggestedRules.length) return "allow_session";
+      if (a === "p" && project.length) {
+        try {
+          const file = options.saveProjectRules!(project);
+          options.output.write(`${s.green("✓")} saved ${project.join(", ")} in ${file}\n`);
+          return "allow_project";
+        } catch (err) {
+          options.output.write(`${s.red(`could not save the rule: ${errorMessage(err)}`)}; allowed for this session only\n`);
+          return "allow_session";
+        }
+      }
+      if (a === "d" && preview.hidden && !all) {
+        all = true;
+        continue;
+      }
       if (a === "n" || a === "no" || a === "") return "deny";
+      if (a === "m") {
+        const message = await options.ask(`  ${s.bold("Tell the model")} (Enter for a plain no): `);
+        if (message === null) {
+          options.onCancel?.();
+          return "deny";
+        }
+        return message.trim() ? { decision: "deny", message: message.trim() } : "deny";
+      }
     }
   }
 

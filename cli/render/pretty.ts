@@ -7,6 +7,8 @@
 import type { AgentEvent } from "../../core/index.js";
 import { clip, firstLine, formatDuration, formatTokens, summarizeInput } from "./_format.js";
 import { createStyle, useColor, type Output, type Style } from "./_style.js";
+import { createMarkdownStream } from "./markdown.js";
+import { clipWords, wrapText } from "./text-width.js";
 
 export interface PrettyOptions {
   /** Where the model's text goes. */
@@ -21,6 +23,8 @@ export interface PrettyOptions {
   summary?: boolean;
   /** The turn limit in force, for the "stopped" message. */
   maxTurns?: number;
+  /** Render streamed text as Markdown, block by block (for a terminal; default false). */
+  markdown?: boolean;
 }
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -53,9 +57,21 @@ export function createPrettyRenderer(options: PrettyOptions) {
   let timer: NodeJS.Timeout | undefined;
 
   const width = () => Math.max(20, (err.columns || 100) - 1);
+  const md = options.markdown && streamText
+    ? createMarkdownStream(
+        (text) => {
+          clearStatus();
+          out.write(text);
+          outAtLineStart = true;
+        },
+        () => ({ width: Math.max(20, Math.min(out.columns || 100, 120) - 1), style: createStyle(options.color ?? useColor(out)) }),
+        out.isTTY ? { preview: { columns: () => out.columns || 80, rows: () => (out as { rows?: number }).rows || 24 } } : {},
+      )
+    : undefined;
 
-  /** Text and tool lines share one terminal: start tool lines on a fresh line. */
+  /** Text and tool lines share one terminal: start tool lines on a fresh line (after the Markdown held back). */
   function breakTextLine(): void {
+    md?.flush();
     if (streamText && !outAtLineStart) {
       out.write("\n");
       outAtLineStart = true;
@@ -92,7 +108,7 @@ export function createPrettyRenderer(options: PrettyOptions) {
       return;
     }
     breakTextLine();
-    err.write(`\r\x1b[K${s.cyan(FRAMES[frame++ % FRAMES.length])} ${s.dim(clip(label, width() - 2))}`);
+    err.write(`\r\x1b[K${s.cyan(FRAMES[frame++ % FRAMES.length])} ${s.dim(clipWords(label, width() - 2))}`);
     statusShown = true;
     if (!timer) {
       timer = setInterval(drawStatus, SPIN_MS);
@@ -148,6 +164,8 @@ export function createPrettyRenderer(options: PrettyOptions) {
         return s.yellow(`── cancelled · ${stats}`);
       case "error":
         return s.red(`── failed · ${stats}`);
+      case "stopped":
+        return s.yellow(`── stopped${e.stoppedBy ? ` by plugin ${e.stoppedBy.plugin}` : ""} · ${stats}`);
     }
   }
 
@@ -164,7 +182,10 @@ export function createPrettyRenderer(options: PrettyOptions) {
             clearStatus();
             stopTimer();
           }
-          if (streamText) {
+          if (md) {
+            clearStatus();
+            md.push(e.text);
+          } else if (streamText) {
             clearStatus();
             out.write(e.text);
             outAtLineStart = e.text.endsWith("\n");
@@ -216,7 +237,8 @@ export function createPrettyRenderer(options: PrettyOptions) {
           line((e.decision === "allow" ? s.green : s.yellow)(`◆ ${e.plugin}: ${e.rules.join(", ")} ${e.decision === "allow" ? "allowed" : "not allowed"} for this session (${e.reason}; ${e.by})`));
           break;
         case "retry":
-          line(s.yellow(`↻ ${clip(firstLine(e.message), width() - 40)} · retrying in ${formatDuration(e.delayMs)} (attempt ${e.attempt + 1} of ${e.maxAttempts})`));
+          // The whole reason, wrapped at words: a clipped "rate limit exc…" says nothing.
+          line(s.yellow(wrapText(`↻ ${firstLine(e.message)} · retrying in ${formatDuration(e.delayMs)} (attempt ${e.attempt + 1} of ${e.maxAttempts})`, width(), "  ").join("\n")));
           break;
         case "error":
           line(s.red(`✗ ${e.message}`));
@@ -227,6 +249,7 @@ export function createPrettyRenderer(options: PrettyOptions) {
           clearStatus();
           stopTimer();
           breakTextLine();
+          md?.reset();
           if (!streamText && e.result) out.write(e.result.endsWith("\n") ? e.result : `${e.result}\n`);
           const summary = showSummary ? endLine(e) : undefined;
           if (summary) err.write(`${summary}\n`);

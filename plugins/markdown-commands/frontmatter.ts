@@ -4,7 +4,7 @@
  * files often hold values strict YAML refuses (`argument-hint: [pr] [priority]`), and Claude Code reads
  * them by quoting such values and parsing again; so do we, and only a file that still fails is invalid.
  */
-import { splitToolList } from "../../core/index.js";
+import { parseYaml as parseYamlValue, splitToolList } from "../../core/index.js";
 
 export interface CommandFile {
   /** From the frontmatter, else the body's first non-empty line (shortened). */
@@ -46,12 +46,11 @@ function quoteProblemValues(yaml: string): string {
 }
 
 async function parseYaml(yaml: string): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
-  const { parse } = await import("yaml");
   try {
-    return { ok: true, value: parse(yaml, { maxAliasCount: 100 }) };
+    return { ok: true, value: parseYamlValue(yaml) };
   } catch (err) {
     try {
-      return { ok: true, value: parse(quoteProblemValues(yaml), { maxAliasCount: 100 }) };
+      return { ok: true, value: parseYamlValue(quoteProblemValues(yaml)) };
     } catch {
       return { ok: false, error: `frontmatter is not valid YAML: ${(err as Error).message.split("\n")[0]}` };
     }

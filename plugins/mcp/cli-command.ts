@@ -25,11 +25,22 @@ const get = defineCliCommand({
   run: async (ctx) => (await impl()).get(ctx),
 });
 
+const scope = {
+  type: "string",
+  short: "s",
+  valueName: "<scope>",
+  description: "local (the default: this project, this machine only, .agent/settings.local.json) | project (.mcp.json, shared) | user (your user config, every project)",
+} as const;
+
 const add = defineCliCommand({
   name: "add",
-  description: "add a local (stdio) or remote (http, sse) server to .mcp.json",
-  usage: "[--trust] <name> [--env K=V]... -- <command> [args...] | --transport http|sse <name> <url> [--header \"K: V\"]...",
+  description: "add a local (stdio) or remote (http, sse) server, in the local (default), project (.mcp.json) or user scope",
+  usage: "[-s local|project|user] [--trust] <name> [--env K=V]... -- <command> [args...] | --transport http|sse <name> <url> [--header \"K: V\"]...",
+  details:
+    "Secrets: --env and --header values are written as given. In the local and user scopes they stay on this machine;\n" +
+    'in the project scope (.mcp.json, committed and shared) write a reference instead, --env TOKEN=\'${TOKEN}\', or you are warned.',
   options: {
+    scope,
     transport: { type: "string", short: "t", valueName: "<kind>", description: "stdio (default for a command), http or sse (default for a URL: try http, fall back to sse)" },
     env: { type: "string", short: "e", multiple: true, valueName: "<K=V>", description: "an environment variable for a local server" },
     header: { type: "string", short: "H", multiple: true, valueName: "<\"K: V\">", description: "an HTTP header for a remote server" },
@@ -42,8 +53,9 @@ const add = defineCliCommand({
 const remove = defineCliCommand({
   name: "remove",
   aliases: ["rm"],
-  description: "remove a server from .mcp.json",
-  usage: "<name>",
+  description: "remove a server from the scope that has it (-s to say which)",
+  usage: "[-s local|project|user] <name>",
+  options: { scope: { ...scope, description: "local | project | user (default: whichever has it)" } },
   run: async (ctx) => (await impl()).remove(ctx),
 });
 

@@ -1,11 +1,13 @@
 /**
  * `agent mcp`: list the configured MCP servers with their live status, show one, and add or remove
- * servers in the project's `.mcp.json`. Declared in cli-command.ts; loaded when one of them runs.
+ * servers in one of Claude Code's scopes (scopes.ts: local, project = `.mcp.json`, user). Declared in
+ * cli-command.ts; loaded when one of them runs.
  */
 import path from "node:path";
 import { AgentError, ExitCode, type CliContext, type JsonSchema, type PluginHost, type RegisteredTool } from "../../core/index.js";
 import { describeTarget, parseServers, type McpServerConfigInput } from "./config.js";
-import { mcpJsonPath, readMcpJson, writeMcpJson } from "./mcp-json.js";
+import { mcpJsonPath } from "./mcp-json.js";
+import { parseScope, SCOPES, scopeFile, type Scope, type ScopeFile } from "./scopes.js";
 import { logFileFor } from "./server-log.js";
 import { getMcpStatus, type McpServerStatus } from "./status.js";
 
@@ -13,7 +15,7 @@ type Ctx<V = Record<string, unknown>> = CliContext<V>;
 
 /** Open the host (connecting every server); print problems other than the server failures the listing shows. */
 async function openHost(ctx: Ctx, json: boolean): Promise<PluginHost> {
-  const host = await ctx.openHost({ quiet: true });
+  const host = await ctx.openHost({ quiet: true, lazyTools: false });
   if (!json) for (const p of host.problems) if (!(p.kind === "server" && p.plugin === "mcp")) ctx.warn(`agent: ${p.message}`);
   return host;
 }
@@ -123,9 +125,16 @@ async function projectFiles(ctx: Ctx) {
 
 const NAME_RE = /^[a-zA-Z0-9_-]{1,48}$/;
 
-export async function add(ctx: Ctx<{ transport?: string; env?: string[]; header?: string[]; trust?: boolean }>): Promise<number> {
-  const usage = "Usage: agent mcp add [--trust] <name> [--env K=V]... -- <command> [args...]\n       agent mcp add [--trust] --transport http|sse <name> <url> [--header \"K: V\"]...";
+const SCOPE_MEANING: Record<Scope, string> = {
+  local: "local scope: this project, only on this machine",
+  project: "project scope: shared with everyone who clones the project",
+  user: "user scope: every project of yours",
+};
+
+export async function add(ctx: Ctx<{ transport?: string; env?: string[]; header?: string[]; trust?: boolean; scope?: string }>): Promise<number> {
+  const usage = "Usage: agent mcp add [-s local|project|user] [--trust] <name> [--env K=V]... -- <command> [args...]\n       agent mcp add [-s local|project|user] [--trust] --transport http|sse <name> <url> [--header \"K: V\"]...";
   const values = ctx.values;
+  const scope = parseScope(values.scope);
   const [name, ...rest] = [...ctx.positionals, ...ctx.rest];
   if (!name || !rest.length) throw new AgentError("E_USAGE", usage);
   if (!NAME_RE.test(name)) throw new AgentError("E_USAGE", `server name "${name}" may only use letters, digits, _ and - (at most 48), because it becomes part of tool names.`);
@@ -164,37 +173,53 @@ export async function add(ctx: Ctx<{ transport?: string; env?: string[]; header?
   if (fatal) throw new AgentError("E_USAGE", fatal.message);
 
   const { root, merged, files } = await projectFiles(ctx as Ctx);
-  const json = readMcpJson(mcpJsonPath(root));
-  if (Object.hasOwn(json.data.mcpServers, name)) {
-    throw new AgentError("E_USAGE", `an MCP server named "${name}" is already in ${json.file}; remove it first (agent mcp remove ${name}).`);
+  const target = scopeFile(scope, root);
+  if (Object.hasOwn(await target.servers(), name)) {
+    throw new AgentError("E_USAGE", `an MCP server named "${name}" is already in ${target.file}; remove it first (agent mcp remove -s ${scope} ${name}).`);
   }
-  json.data.mcpServers[name] = entry;
-  writeMcpJson(json);
+  // Values written out (not ${VAR} references) in a file everyone who clones the project gets: say so.
+  const literal = [...Object.entries(entry.env ?? {}), ...Object.entries(entry.headers ?? {})].filter(([, v]) => !String(v).includes("${")).map(([k]) => k);
+  await target.set(name, entry);
   const kind = transport === "stdio" ? "local (stdio)" : transport === "auto" ? "remote" : transport === "http" ? "remote (Streamable HTTP)" : "remote (SSE)";
-  ctx.print(`Added ${kind} MCP server "${name}" to ${json.file}: ${describeTarget({ command: entry.command, args: (entry.args ?? []).map(String), url: entry.url })}`);
-  if (Object.hasOwn(merged, name)) {
+  ctx.print(`Added ${kind} MCP server "${name}" to ${target.file} (${SCOPE_MEANING[scope]}): ${describeTarget({ command: entry.command, args: (entry.args ?? []).map(String), url: entry.url })}`);
+  if (scope === "project" && literal.length) {
+    ctx.warn(
+      `agent: warning: ${target.file} is shared with everyone who clones the project, and now holds the value of ${literal.join(", ")} as written. ` +
+        `Keep secrets out of it: add the server with -s local (this machine only), or write "\${${literal[0]}}" and set the variable in your environment.`,
+    );
+  }
+  if (scope === "project" && Object.hasOwn(merged, name)) {
     const other = files.find((f) => !f.endsWith(".mcp.json")) ?? "the agent config";
     ctx.print(`Note: "${name}" is also defined in ${other}, which takes precedence over .mcp.json.`);
+  } else if (scope !== "project" && Object.hasOwn(await scopeFile("project", root).servers(), name)) {
+    ctx.print(`Note: "${name}" is also in ${mcpJsonPath(root)}; this entry takes precedence over it.`);
   }
   ctx.print(`Check it with: agent mcp get ${name}`);
   return ExitCode.OK;
 }
 
-export async function remove(ctx: Ctx): Promise<number> {
+export async function remove(ctx: Ctx<{ scope?: string }>): Promise<number> {
   const [name, ...extra] = ctx.positionals;
-  if (!name || extra.length) throw new AgentError("E_USAGE", "Usage: agent mcp remove <name>");
+  if (!name || extra.length) throw new AgentError("E_USAGE", "Usage: agent mcp remove [-s local|project|user] <name>");
   const { root, merged, files } = await projectFiles(ctx as Ctx);
-  const json = readMcpJson(mcpJsonPath(root));
-  if (!Object.hasOwn(json.data.mcpServers, name)) {
+  const scopes = ctx.values.scope === undefined ? SCOPES : [parseScope(ctx.values.scope)];
+  const found: ScopeFile[] = [];
+  for (const scope of scopes) {
+    const f = scopeFile(scope, root);
+    if (Object.hasOwn(await f.servers(), name)) found.push(f);
+  }
+  if (found.length > 1) {
+    throw new AgentError("E_USAGE", `MCP server "${name}" is in ${found.map((f) => `${f.file} (${f.scope})`).join(" and ")}; say which: agent mcp remove -s ${found[0].scope} ${name}`);
+  }
+  if (!found.length) {
     if (Object.hasOwn(merged, name)) {
       const other = files.find((f) => !f.endsWith(".mcp.json")) ?? "the agent config";
       throw new AgentError("E_USAGE", `MCP server "${name}" is defined in ${other}, not in .mcp.json; remove it there.`);
     }
     const known = Object.keys(merged);
-    throw new AgentError("E_USAGE", `no MCP server named "${name}". ${known.length ? `Configured: ${known.join(", ")}.` : "None is configured."}`);
+    throw new AgentError("E_USAGE", `no MCP server named "${name}"${ctx.values.scope ? ` in the ${ctx.values.scope} scope` : ""}. ${known.length ? `Configured: ${known.join(", ")}.` : "None is configured."}`);
   }
-  delete json.data.mcpServers[name];
-  writeMcpJson(json);
-  ctx.print(`Removed MCP server "${name}" from ${json.file}.`);
+  await found[0].set(name, undefined);
+  ctx.print(`Removed MCP server "${name}" from ${found[0].file}.`);
   return ExitCode.OK;
 }

@@ -20,10 +20,13 @@ export const REQUEST_TIMEOUT_MS = 60_000;
 export const MAX_RECONNECT_ATTEMPTS = 3;
 export const RECONNECT_BASE_DELAY_MS = 250;
 
-export type ConnectionStatus = "connecting" | "connected" | "failed" | "disconnected";
+/** `idle`: not started yet (servers start when their tools are first needed). */
+export type ConnectionStatus = "idle" | "connecting" | "connected" | "failed" | "disconnected";
 
 /** What the manager hears about a connection's life. */
 export interface ConnectionListener {
+  /** The first connection ended, either way (see `status`): the registry is brought in line before `start()` resolves. */
+  started(conn: McpConnection): Promise<void>;
   toolsChanged(conn: McpConnection): void;
   promptsChanged(conn: McpConnection): void;
   /** `notifications/resources/list_changed` (skills are resources). */
@@ -64,7 +67,8 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Wait for `p`, but give up (without stopping it) when `signal` aborts. */
-export function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+export function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);

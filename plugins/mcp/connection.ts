@@ -50,7 +50,7 @@ import {
 export { MAX_RECONNECT_ATTEMPTS, type ConnectionListener, type ConnectionStatus } from "./connection-parts.js";
 
 export class McpConnection {
-  status: ConnectionStatus = "connecting";
+  status: ConnectionStatus = "idle";
   /** The transport of the live (or last) session. */
   kind: TransportKind | undefined;
   tools: Tool[] = [];
@@ -67,6 +67,8 @@ export class McpConnection {
   private readonly disposing = new Set<Promise<void>>();
   private reconnecting: Promise<Session> | undefined;
   private attempts = 0;
+  private first: Promise<void> | undefined;
+  private firstPending = false;
   private closing = false;
   private readonly refreshing = { tools: false, prompts: false };
   private readonly dirty = { tools: false, prompts: false };
@@ -100,7 +102,6 @@ export class McpConnection {
   get name(): string {
     return this.config.name;
   }
-
   get pid(): number | undefined {
     return this.session?.proc?.pid;
   }
@@ -111,9 +112,16 @@ export class McpConnection {
     return (s?.guard?.refused.frames ?? 0) + ((s?.transport as { noise?: { lines: number } } | undefined)?.noise?.lines ?? 0);
   }
 
-  /** The first connection. Never throws: the outcome is in `status` and `error`. */
-  async start(): Promise<void> {
+  /** The first connection (once, however many ask), then the listener's `started`. Never throws: see `status`, `error`. */
+  start(): Promise<void> {
+    this.first ??= this.firstConnection().then(() => this.listener.started(this));
+    return this.first;
+  }
+
+  private async firstConnection(): Promise<void> {
     const started = performance.now();
+    this.status = "connecting";
+    this.firstPending = true;
     try {
       const s = await this.attempt();
       if (this.closing) return void (await this.dispose(s));
@@ -123,6 +131,7 @@ export class McpConnection {
       this.error = (err as Error).message;
       this.log.note(`failed to connect: ${this.error}`);
     } finally {
+      this.firstPending = false;
       this.connectMs = Math.round(performance.now() - started);
     }
   }
@@ -130,6 +139,8 @@ export class McpConnection {
   /** The live session, restarting the server first if it is disconnected. */
   ensureConnected(signal?: AbortSignal): Promise<Session> {
     if (this.session && this.status === "connected") return Promise.resolve(this.session);
+    // Not started yet, or starting: the first connection, not a restart beside it.
+    if (!this.first || this.firstPending) return abortable(this.start().then(() => this.ensureConnected()), signal);
     if (this.closing) return Promise.reject(new Error(`MCP server ${this.name} is shutting down`));
     if (this.status === "failed" && !this.reconnecting) {
       return Promise.reject(new Error(`MCP server ${this.name} is not available: ${this.error}. Run /mcp reconnect ${this.name} to try again.`));
@@ -165,13 +176,7 @@ export class McpConnection {
 
   private async callToolReconnecting(name: string, args: unknown, ctx: ToolCallContext, readHint?: string): Promise<ToolReturn> {
     const s = await this.ensureConnected(ctx.signal);
-    let result: CallToolResult;
-    try {
-      result = await this.send(s, name, args, ctx);
-    } catch (err) {
-      return this.callFailed(err, s, name, args, ctx, readHint);
-    }
-    return toolResultToReturn(result, readHint);
+    return this.send(s, name, args, ctx).then((result) => toolResultToReturn(result, readHint), (err: unknown) => this.callFailed(err, s, name, args, ctx, readHint));
   }
 
   private send(s: Session, name: string, args: unknown, ctx: ToolCallContext): Promise<CallToolResult> {

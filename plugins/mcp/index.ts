@@ -100,8 +100,7 @@ export default definePlugin(() => {
       const m = new McpManager(ctx, enabled, names, others);
       manager = m;
       publishStatus(ctx.host, () => m.status());
-      // Connecting starts now, while the other plugins set up; registerTools waits for it.
-      void m.start();
+      // Nothing starts here: each server is a tool source the host loads when its tools are needed.
     },
     async registerTools(tools) {
       await manager?.registerTools(tools);

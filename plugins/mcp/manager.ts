@@ -11,8 +11,10 @@ import {
   type JsonSchema,
   type PluginContext,
   type SkillRegistrar,
+  type ToolCallContext,
   type ToolDefinition,
   type ToolRegistrar,
+  type ToolReturn,
 } from "../../core/index.js";
 import type { Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describeTarget, type ServerConfig } from "./config.js";
@@ -23,6 +25,7 @@ import { argumentHint, parsePromptArgs } from "./prompt-args.js";
 import { mcpToolRisk } from "./risk.js";
 import { McpSkills } from "./skills.js";
 import type { McpServerStatus } from "./status.js";
+import { cacheDir, cacheKey, readCachedTools, writeCachedTools, type CachedTools } from "./tool-cache.js";
 
 type Registered = Map<string, string>; // registry name → signature of what was registered
 
@@ -59,7 +62,9 @@ export class McpManager implements ConnectionListener {
   /** Skipped tools already reported, per server (`name\0reason`), so a re-listing does not repeat them. */
   private readonly reportedSkips = new Map<string, Set<string>>();
   private readonly skills: McpSkills;
-  private started: Promise<void> | undefined;
+  /** Tool lists read from the disk cache when the host opened, by server: registered before the server runs. */
+  private readonly cached = new Map<string, CachedTools>();
+  private readonly cacheDir: string;
 
   /**
    * `allNames`: every configured server, disabled ones too, so names stay the same when one is
@@ -74,46 +79,69 @@ export class McpManager implements ConnectionListener {
     this.parts = serverParts(allNames);
     this.connections = servers.map((s) => new McpConnection(s, ctx.workspace.root, this, ctx.processes));
     this.skills = new McpSkills(ctx, this.connections, (c) => this.resourceTools.get(c.name));
+    this.cacheDir = cacheDir(ctx.workspace.root);
+    for (const c of this.connections) {
+      const hit = readCachedTools(this.cacheDir, c.config, cacheKey(c.config, ctx.workspace.root));
+      if (hit) this.cached.set(c.name, hit);
+    }
   }
 
-  /** Connect every server in parallel; failures are reported as they happen. */
+  /** Connect every server not connected yet, in parallel; failures are reported as they happen. */
   start(): Promise<void> {
-    this.started ??= Promise.all(
-      this.connections.map((c) =>
-        c.start().then(() => {
-          if (c.status === "connected") {
-            this.ctx.audit({
-              kind: "plugin",
-              name: c.name,
-              outcome: "connected",
-              detail: { transport: c.kind, ms: c.connectMs, tools: c.tools.length, prompts: c.prompts.length, server: c.serverInfo },
-            });
-            // Skills are read now, while the other plugins set up; registerSkills waits for them.
-            void this.skills.refresh(c);
-          } else {
-            this.ctx.report({ kind: "server", name: c.name, message: redactString(`MCP server ${c.name} failed to connect: ${c.error}. Continuing without ${c.name} tools.`) });
-          }
-        }),
-      ),
-    ).then(() => {});
-    return this.started;
+    return Promise.all(this.connections.map((c) => this.connect(c))).then(() => {});
   }
 
+  /** A server's first connection (once): started by a call, a run or a listing, never by opening the host. */
+  connect(c: McpConnection): Promise<void> {
+    return c.start();
+  }
+
+  // ConnectionListener
+
+  async started(c: McpConnection): Promise<void> {
+    if (c.status !== "connected") {
+      this.ctx.report({ kind: "server", name: c.name, message: redactString(`MCP server ${c.name} failed to connect: ${c.error}. Continuing without ${c.name} tools.`) });
+      // What the cache promised is not there: its tools go (a call to one then says the server is not available).
+      this.cached.delete(c.name);
+      this.syncTools(c);
+      return;
+    }
+    this.ctx.audit({
+      kind: "plugin",
+      name: c.name,
+      outcome: "connected",
+      detail: { transport: c.kind, ms: c.connectMs, tools: c.tools.length, prompts: c.prompts.length, server: c.serverInfo, cache: this.cached.has(c.name) ? "warm" : "cold" },
+    });
+    this.syncTools(c);
+    this.syncPrompts(c);
+    await this.skills.refresh(c);
+  }
+
+  /**
+   * Tools come from the cache now (servers with one), and from each server once it connects: the host
+   * loads a server when a call names one of its tools, when a run starts, or when everything is listed.
+   */
   async registerTools(registrar: ToolRegistrar): Promise<void> {
-    await this.start();
     this.tools = registrar;
-    for (const c of this.connections) this.syncTools(c);
+    for (const c of this.connections) {
+      if (this.cached.has(c.name)) this.syncTools(c);
+      const prefix = prefixFor(this.parts.get(c.name)!);
+      registrar.addSource({
+        name: `mcp:${c.name}`,
+        provides: (tool) => tool.startsWith(prefix),
+        ready: () => this.cached.has(c.name) || c.status === "connected",
+        load: () => this.connect(c),
+      });
+    }
   }
 
   async registerCommands(registrar: CommandRegistrar): Promise<void> {
-    await this.start();
     this.commands = registrar;
     registrar.add(this.statusCommand());
     for (const c of this.connections) this.syncPrompts(c);
   }
 
   async registerSkills(registrar: SkillRegistrar): Promise<void> {
-    await this.start();
     await this.skills.register(registrar);
   }
 
@@ -140,14 +168,13 @@ export class McpManager implements ConnectionListener {
       pid: c.status === "connected" ? c.pid : undefined,
       skippedTools: c.skippedTools.length ? c.skippedTools.map((t) => ({ ...t })) : undefined,
       noise: c.noise || undefined,
+      cache: this.cached.has(c.name) ? { state: "warm" as const, savedAt: this.cached.get(c.name)!.savedAt } : { state: "cold" as const },
     }));
   }
 
   async close(): Promise<void> {
     await Promise.all(this.connections.map((c) => c.close()));
   }
-
-  // ConnectionListener
 
   toolsChanged(c: McpConnection): void {
     this.syncTools(c);
@@ -189,16 +216,21 @@ export class McpManager implements ConnectionListener {
   private syncTools(c: McpConnection): void {
     if (!this.tools) return;
     this.reportSkipped(c);
+    const live = c.status === "connected";
+    const cache = live ? undefined : this.cached.get(c.name);
+    // Not connected (yet, or any more): what the cache says, if anything; a server that was live keeps its tools.
+    const listed = live || !cache ? c.tools : cache.tools;
+    const hasResources = live || !cache ? !!c.capabilities?.resources : cache.resources;
     const part = this.parts.get(c.name)!;
-    const names = namesFor(part, c.tools.map((t) => t.name));
+    const names = namesFor(part, listed.map((t) => t.name));
     const taken = new Set(names.values());
-    const resourcesName = c.capabilities?.resources
+    const resourcesName = hasResources
       ? taken.has(`${prefixFor(part)}resources`)
         ? `${prefixFor(part)}resources_${shortHash(c.name)}`
         : `${prefixFor(part)}resources`
       : undefined;
     const desired = new Map<string, ToolDefinition>();
-    for (const tool of c.tools) {
+    for (const tool of listed) {
       const name = names.get(tool.name)!;
       desired.set(name, this.toolDefinition(c, tool, name, resourcesName));
     }
@@ -210,6 +242,11 @@ export class McpManager implements ConnectionListener {
     this.registeredTools.set(c.name, registered);
     sync(this.tools, registered, desired);
     this.skills.reapply(c);
+    if (live) {
+      const entry: CachedTools = { key: cacheKey(c.config, this.ctx.workspace.root), savedAt: new Date().toISOString(), resources: !!c.capabilities?.resources, tools: c.tools };
+      if (c.serverInfo) entry.server = { name: String(c.serverInfo.name), version: String(c.serverInfo.version) };
+      writeCachedTools(this.cacheDir, c.config, entry);
+    }
   }
 
   /** Each tool the server listed but we could not use, reported once with its name and the reason. */
@@ -228,7 +265,7 @@ export class McpManager implements ConnectionListener {
     const cfg = c.config;
     const schema = tool.inputSchema as JsonSchema | undefined;
     const annotations = tool.annotations;
-    return {
+    const def: ToolDefinition = {
       name,
       description: `[MCP:${c.name}] ${tool.description?.trim() || tool.title || annotations?.title || tool.name}`,
       // Kept whole (the gate validates it before anything is sent); only a missing `type` is filled in.
@@ -239,8 +276,36 @@ export class McpManager implements ConnectionListener {
       maxOutputBytes: cfg.maxOutputBytes,
       source: `mcp:${c.name}`,
       meta: { mcpServer: c.name, mcpTool: tool.name, ...(annotations ? { annotations } : {}) },
-      run: (input, ctx) => c.callTool(tool.name, input, ctx, readHint),
+      // A host with many servers sends only the names of their tools until the model searches (tool-search).
+      deferLoading: true,
+      run: (input, ctx) => {
+        // The usual case, connected and this definition current: straight to the server.
+        if (c.status === "connected" && this.registeredTools.get(c.name)?.get(name) === sig) return c.callTool(tool.name, input, ctx, readHint);
+        return this.callWhenCurrent(c, tool.name, name, sig, input, ctx, readHint);
+      },
     };
+    const sig = signature(def);
+    return def;
+  }
+
+  /**
+   * A call to a tool registered before its server ran (from the cache), or while it reconnects: start
+   * the server, then run it only if the server still offers the tool as it was when the call was
+   * validated and permitted; otherwise the model is told, and the live definition is registered.
+   */
+  private async callWhenCurrent(c: McpConnection, mcpName: string, name: string, sig: string, input: unknown, ctx: ToolCallContext, readHint: string | undefined): Promise<ToolReturn> {
+    await this.connect(c);
+    const now = this.registeredTools.get(c.name)?.get(name);
+    if (c.status === "connected" && now === undefined) {
+      return { output: `Tool ${name} is no longer offered by MCP server ${c.name} (it was in the cached list of its tools); the current tools are registered now.`, isError: true };
+    }
+    if (c.status === "connected" && now !== sig) {
+      return {
+        output: `MCP server ${c.name} describes ${name} differently from its cached list (its description, input schema or risk changed), so this call was not sent; the current definition is registered now: call it again.`,
+        isError: true,
+      };
+    }
+    return c.callTool(mcpName, input, ctx, readHint);
   }
 
   private resourcesTool(c: McpConnection, name: string): ToolDefinition {
@@ -262,6 +327,7 @@ export class McpManager implements ConnectionListener {
       maxOutputBytes: c.config.maxOutputBytes,
       source: `mcp:${c.name}`,
       meta: { mcpServer: c.name, mcpResources: true },
+      deferLoading: true,
       run: async (input: { uri?: string; cursor?: string }, ctx) => {
         // Through the skills: a file of a skill listed with digests is checked against its digest.
         if (input.uri) return resourceContentsToText(await this.skills.readResource(c, input.uri, ctx.signal));

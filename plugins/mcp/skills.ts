@@ -175,6 +175,12 @@ export class McpSkills {
     this.problem(c, s, `MCP server ${c.name}: skill ${p.uri} skipped: ${p.message}.`);
   }
 
+  /** The server after `s` in config order that holds the skill `name`, if any. */
+  private laterHolder(s: ServerSkills, name: string): ServerSkills | undefined {
+    const order = [...this.servers.values()];
+    return order.slice(order.indexOf(s) + 1).find((o) => o.registered.has(name));
+  }
+
   /** Bring the registry in line with `desired`: remove what changed or went away, add what is new. */
   private apply(s: ServerSkills): void {
     const registrar = this.registrar;
@@ -191,7 +197,20 @@ export class McpSkills {
     }
     for (const [name, def] of desired) {
       const sig = signatureOf(def);
-      if (s.registered.has(name) || s.refused.get(name) === sig) continue;
+      if (s.registered.has(name)) continue;
+      // Servers connect in any order: of two whose skills get the same name, the first in config order
+      // wins whichever read first; the later one's is taken back and tried again (the registry reports it).
+      const later = this.laterHolder(s, name);
+      if (later) {
+        registrar.remove(name);
+        later.registered.delete(name);
+        s.refused.delete(name);
+        if (registrar.add(def)) s.registered.set(name, sig);
+        const theirs = later.desired?.get(name);
+        if (theirs && !registrar.add(theirs)) later.refused.set(name, signatureOf(theirs));
+        continue;
+      }
+      if (s.refused.get(name) === sig) continue;
       // A refusal (a name another source holds) is reported by the registry; not retried until the skill changes.
       if (registrar.add(def)) {
         s.registered.set(name, sig);

@@ -5,7 +5,8 @@
  */
 import { definePluginHooks, type PluginHost } from "../../core/index.js";
 
-export type McpServerState = "connecting" | "connected" | "failed" | "disabled" | "disconnected";
+/** `idle`: not started yet: a server starts when one of its tools is needed, a run starts, or everything is listed. */
+export type McpServerState = "idle" | "connecting" | "connected" | "failed" | "disabled" | "disconnected";
 
 export interface McpServerStatus {
   name: string;
@@ -33,6 +34,8 @@ export interface McpServerStatus {
   skippedTools?: { name: string; reason: string }[];
   /** Frames and stdout lines of the live session that were refused or ignored (details in the server's log). */
   noise?: number;
+  /** `warm`: its tools were registered from the disk cache before it ran (when that cache was written); `cold`: none was usable. */
+  cache?: { state: "warm" | "cold"; savedAt?: string };
 }
 
 const statusOf = definePluginHooks(() => ({ read: (): McpServerStatus[] => [] }));

@@ -43,7 +43,7 @@ export const runCommandTool = defineTool({
     timeout_ms: z.number().int().min(1).max(600_000).optional().describe("Stop the command after this many ms (default 120000)"),
   }),
   permissionSubject: (i) => shellSubjects(i.command),
-  async run({ command, cwd = ".", timeout_ms = DEFAULT_TIMEOUT_MS }, { workspace, signal, processes }) {
+  async run({ command, cwd = ".", timeout_ms = DEFAULT_TIMEOUT_MS }, { workspace, signal, processes, env }) {
     const dir = workspace.resolve(cwd);
     // Loaded on first use: `agent tools` and `agent --version` never pay for it.
     const { spawn } = await import("node:child_process");
@@ -51,7 +51,8 @@ export const runCommandTool = defineTool({
       const started = Date.now();
       const child = spawn(SHELL, ["-c", command], {
         cwd: dir,
-        env: process.env,
+        // Config `env` (Claude Code's settings `env` too) over the host's own environment.
+        env: { ...process.env, ...env },
         stdio: ["ignore", "pipe", "pipe"],
         // Its own process group, so a timeout or Ctrl-C stops everything it started.
         detached: true,

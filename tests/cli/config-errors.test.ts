@@ -32,7 +32,7 @@ const CASES: Case[] = [
   },
   {
     name: ".agentrc.json: a misspelled top-level key",
-    files: { ".agentrc.json": { modle: "openai:gpt-4.1" } },
+    files: { ".agentrc.json": { modle: "openai:gpt-5.4" } },
     file: "project:.agentrc.json",
     expect: ['  modle: unknown key; did you mean "model"? (no loaded plugin uses it)'],
   },
@@ -56,7 +56,7 @@ const CASES: Case[] = [
   },
   {
     name: ".agentrc.json: invalid JSON (trailing comma)",
-    files: { ".agentrc.json": '{\n  "maxTurns": 3,\n  "model": "openai:gpt-4.1",\n}\n' },
+    files: { ".agentrc.json": '{\n  "maxTurns": 3,\n  "model": "openai:gpt-5.4",\n}\n' },
     file: "project:.agentrc.json",
     expect: ["  (root): could not be loaded: ", /\(line 4, column 1\)/],
   },
@@ -86,7 +86,7 @@ const CASES: Case[] = [
   },
   {
     name: ".agentrc: model without a provider",
-    files: { ".agentrc": "model: gpt-4.1\n" },
+    files: { ".agentrc": "model: gpt-5.4\n" },
     file: "project:.agentrc",
     expect: ["  model: ", "provider:model"],
   },

@@ -23,15 +23,15 @@ describe.concurrent("editing the project's config", () => {
   });
 
   test("JSON: other keys and the indentation are kept; adding twice is a no-op that says so", async () => {
-    const p = tempProject({ ".agentrc.json": '{\n    "model": "openai:gpt-4.1",\n    "plugins": ["a"]\n}\n' });
+    const p = tempProject({ ".agentrc.json": '{\n    "model": "openai:gpt-5.4",\n    "plugins": ["a"]\n}\n' });
     await agent(p, ["plugin", "add", "b", "--no-install"]);
-    expect(read(p, ".agentrc.json")).toBe('{\n    "model": "openai:gpt-4.1",\n    "plugins": [\n        "a",\n        "b"\n    ]\n}\n');
+    expect(read(p, ".agentrc.json")).toBe('{\n    "model": "openai:gpt-5.4",\n    "plugins": [\n        "a",\n        "b"\n    ]\n}\n');
     const again = await agent(p, ["plugin", "add", "agent-plugin-b", "--no-install"]);
     expect(again.stdout).toContain(`agent-plugin-b is already in the plugins of ${p.path(".agentrc.json")}`);
   });
 
   test("YAML: comments survive", async () => {
-    const p = tempProject({ ".agentrc.yaml": "# team settings\nmodel: openai:gpt-4.1 # the default\nplugins:\n  - a # first\n" });
+    const p = tempProject({ ".agentrc.yaml": "# team settings\nmodel: openai:gpt-5.4 # the default\nplugins:\n  - a # first\n" });
     const r = await agent(p, ["plugin", "add", "b", "--no-install"]);
     expect(r.code, r.stderr).toBe(0);
     const text = read(p, ".agentrc.yaml");

@@ -207,7 +207,7 @@ describe("stopping and exit codes", () => {
 
   test("no API key: names the env var, exit 2, nothing sent", async () => {
     project = await makeProject({});
-    const { code, stderr } = await runCli(["run", "-p", "Hi", "--model", "anthropic:claude-sonnet-4-5"], { cwd: project.dir, env: cleanEnv({}, project.dir) });
+    const { code, stderr } = await runCli(["run", "-p", "Hi", "--model", "anthropic:claude-sonnet-5-5"], { cwd: project.dir, env: cleanEnv({}, project.dir) });
     expect(code).toBe(2);
     expect(stderr).toContain("No API key for anthropic: set ANTHROPIC_API_KEY");
   });

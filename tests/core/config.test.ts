@@ -32,9 +32,9 @@ describe("finding the project config", () => {
   });
 
   test("searches up from a subfolder to the project root", async () => {
-    const p = tempProject({ ".agentrc.json": { model: "openai:gpt-4.1" }, "src/deep/er/file.txt": "" });
+    const p = tempProject({ ".agentrc.json": { model: "openai:gpt-5.4" }, "src/deep/er/file.txt": "" });
     const loaded = await load(p.path("src/deep/er"));
-    expect(loaded.config.model).toBe("openai:gpt-4.1");
+    expect(loaded.config.model).toBe("openai:gpt-5.4");
     expect(loaded.files).toEqual([p.path(".agentrc.json")]);
     expect(loaded.projectRoot).toBe(p.dir);
     expect(loaded.configDir).toBe(p.dir);
@@ -65,10 +65,10 @@ describe("finding the project config", () => {
   test("package.json without an agent key is ignored; with one it is the config", async () => {
     const without = tempProject({ "package.json": { name: "x", version: "1.0.0" } });
     expect((await load(without.dir)).files).toEqual([]);
-    const withKey = tempProject({ "package.json": { name: "x", agent: { model: "anthropic:claude-sonnet-4-5" } } });
+    const withKey = tempProject({ "package.json": { name: "x", agent: { model: "anthropic:claude-sonnet-5-5" } } });
     const loaded = await load(withKey.dir);
     expect(loaded.files).toEqual([withKey.path("package.json")]);
-    expect(loaded.config.model).toBe("anthropic:claude-sonnet-4-5");
+    expect(loaded.config.model).toBe("anthropic:claude-sonnet-5-5");
   });
 
   test("a package.json without an agent key does not hide a .agentrc in the same folder", async () => {
@@ -103,7 +103,7 @@ import { defineConfig } from ${JSON.stringify(DIST_INDEX)};
 type Mode = "plan" | "default";
 const mode: Mode = "plan";
 export default defineConfig({
-  model: "openai:gpt-4.1",
+  model: "openai:gpt-5.4",
   permissions: { mode, allow: ["read_file", "run_command(npm test:*)"] },
   tools: { timeoutMs: 30_000, overrides: { "mcp__github__*": { risk: "network" } } },
 });
@@ -111,7 +111,7 @@ export default defineConfig({
     });
     const loaded = await load(p.dir);
     expect(loaded.config).toEqual({
-      model: "openai:gpt-4.1",
+      model: "openai:gpt-5.4",
       permissions: { mode: "plan", allow: ["read_file", "run_command(npm test:*)"] },
       tools: { timeoutMs: 30_000, overrides: { "mcp__github__*": { risk: "network" } } },
     });

@@ -29,10 +29,17 @@ describe("hook table", () => {
     registerCommands: AsyncSeriesHook,
     registerSkills: AsyncSeriesHook,
     registerProviders: AsyncSeriesHook,
+    sessionStart: AsyncSeriesHook,
+    userPromptSubmit: AsyncSeriesHook,
     beforeModelRequest: AsyncSeriesWaterfallHook,
+    permission: AsyncSeriesHook,
+    permissionRequest: AsyncSeriesHook,
     beforeToolCall: AsyncSeriesBailHook,
     afterToolCall: AsyncSeriesWaterfallHook,
+    stop: AsyncSeriesHook,
+    preCompact: AsyncSeriesHook,
     event: SyncHook,
+    sessionEnd: AsyncParallelHook,
     shutdown: AsyncParallelHook,
   } as const;
 

@@ -12,9 +12,23 @@ import {
   SyncHook,
   z,
   type BeforeToolCallDecision,
+  type CompactInfo,
+  type ConfigOrigin,
+  type PermissionCheck,
+  type PermissionPromptAnswer,
+  type PermissionPromptInfo,
+  type PermissionVote,
   type Plugin,
+  type PluginAuditRecord,
+  type SessionEndInfo,
+  type SessionStartInfo,
+  type StopInfo,
+  type UserPromptInfo,
+  DEFAULT_PLUGIN_TIMEOUTS,
   type PluginContext,
   type PluginFactory,
+  type ToolLoadResult,
+  type ToolSource,
   type PluginHost,
   type ToolCallInfo,
   type ToolResult,
@@ -118,6 +132,82 @@ describe("hooks see typed, read-only calls", () => {
   });
 });
 
+describe("the session, prompt and permission hooks", () => {
+  test("handlers are typed by what they are handed and may return", () => {
+    definePlugin({
+      name: "all",
+      sessionStart(s) {
+        expectTypeOf(s).toEqualTypeOf<SessionStartInfo>();
+        expectTypeOf(s.source).toEqualTypeOf<"startup" | "clear">();
+        return { context: "branch: main" };
+      },
+      userPromptSubmit(p) {
+        expectTypeOf(p).toEqualTypeOf<UserPromptInfo>();
+        return p.prompt.includes("secret") ? { block: "no secrets" } : { context: "more" };
+      },
+      permission(check) {
+        expectTypeOf(check).toEqualTypeOf<PermissionCheck>();
+        expectTypeOf(check.verdict.decision).toEqualTypeOf<"allow" | "ask" | "deny">();
+        expectTypeOf(check.subjects).toEqualTypeOf<readonly string[] | undefined>();
+        // @ts-expect-error: the check is read-only
+        check.mode = "bypass";
+        const vote: PermissionVote = { decision: "ask", reason: "double-check" };
+        return vote;
+      },
+      permissionRequest(request) {
+        expectTypeOf(request).toEqualTypeOf<PermissionPromptInfo>();
+        expectTypeOf(request.answerable).toEqualTypeOf<boolean>();
+        const answer: PermissionPromptAnswer = { decision: "deny", reason: "not now" };
+        return answer;
+      },
+      stop(s) {
+        expectTypeOf(s).toEqualTypeOf<StopInfo>();
+        return s.stopHookActive ? undefined : { continue: "run the tests" };
+      },
+      preCompact(c) {
+        expectTypeOf(c).toEqualTypeOf<CompactInfo>();
+        return { block: "keep it" };
+      },
+      sessionEnd(s) {
+        expectTypeOf(s).toEqualTypeOf<SessionEndInfo>();
+        expectTypeOf(s.reason).toEqualTypeOf<"clear" | "close">();
+      },
+      setup(ctx) {
+        expectTypeOf(ctx.stopRun).toEqualTypeOf<(reason: string) => boolean>();
+        expectTypeOf(ctx.host.configOrigins).toEqualTypeOf<readonly ConfigOrigin[]>();
+        const record: PluginAuditRecord = { kind: "hook", name: "PreToolUse", outcome: "ok", durationMs: 3, callId: "c1" };
+        ctx.audit(record);
+        ctx.report({ kind: "config", level: "warning", message: "not applied" });
+        ctx.hooks.permission.tapPromise("v", async (c) => (c.verdict.by.startsWith("mode:") ? { decision: "allow" } : undefined));
+        expectTypeOf(DEFAULT_PLUGIN_TIMEOUTS.callMs).toEqualTypeOf<number>();
+      },
+    });
+  });
+
+  test("wrong answers do not compile", () => {
+    // @ts-expect-error: a vote's decision is allow, ask or deny
+    definePlugin({ name: "b1", permission: () => ({ decision: "yes" }) });
+    // @ts-expect-error: an answer is allow or deny (ask is what it answers)
+    definePlugin({ name: "b2", permissionRequest: () => ({ decision: "ask" }) });
+    // @ts-expect-error: userPromptSubmit blocks with a reason string
+    definePlugin({ name: "b3", userPromptSubmit: () => ({ block: true }) });
+    // @ts-expect-error: stop continues with a message for the model
+    definePlugin({ name: "b4", stop: () => ({ continue: true }) });
+  });
+});
+
+test("tools get config env for the processes they start", () => {
+  defineTool({
+    name: "make",
+    description: "make",
+    input: z.object({}),
+    run: (_i, ctx) => {
+      expectTypeOf(ctx.env).toEqualTypeOf<Readonly<Record<string, string>>>();
+      return "ok";
+    },
+  });
+});
+
 test("definePluginHooks: one set of hooks per host, typed", () => {
   const getHooks = definePluginHooks(() => ({ connected: new SyncHook<[string]>(["server"]) }));
   definePlugin({
@@ -146,4 +236,21 @@ test("the testing entry", async () => {
   expectTypeOf(t).toEqualTypeOf<TestHost>();
   expectTypeOf(t.call).returns.resolves.toEqualTypeOf<ToolResult>();
   expectTypeOf(scriptedProvider([]).requests).toBeArray();
+});
+
+describe("tool sources", () => {
+  test("addSource takes { name, provides, load, ready? }; host.tools.load resolves with loaded and pending", () => {
+    definePlugin({
+      name: "lazy",
+      registerTools(tools) {
+        expectTypeOf(tools.addSource).parameter(0).toEqualTypeOf<ToolSource>();
+        tools.addSource({ name: "x:y", provides: (n) => n.startsWith("x__"), load: async () => {}, ready: () => false });
+        // @ts-expect-error provides is required
+        tools.addSource({ name: "x:z", load: async () => {} });
+      },
+      async setup(ctx) {
+        expectTypeOf(await ctx.host.tools.load({ names: ["x__a"], waitMs: 10 })).toEqualTypeOf<ToolLoadResult>();
+      },
+    });
+  });
 });

@@ -85,7 +85,7 @@ test("a bad file is reported with its path and skipped; the others load", async 
   const problems = t.host.problems.map((p) => ({ name: p.name, message: p.message }));
   expect(problems).toContainEqual({
     name: t.project.path(".agent/commands/broken.md"),
-    message: expect.stringMatching(/^Command file .*broken\.md skipped: frontmatter is not valid YAML: Missing closing "quote/),
+    message: expect.stringMatching(/^Command file .*broken\.md skipped: frontmatter is not valid YAML: unexpected end of the stream within a double quoted scalar/),
   });
   expect(problems).toContainEqual({ name: t.project.path(".agent/commands/list.md"), message: expect.stringContaining("must be a YAML mapping") });
   expect(problems).toContainEqual({ name: t.project.path(".claude/commands/has space.md"), message: expect.stringContaining('"has space" is not a valid command name') });

@@ -1,0 +1,136 @@
+/**
+ * What the session, prompt and permission hooks hand their handlers and what they may return. Every
+ * argument is a frozen copy; a handler changes what happens only through its return value, which the
+ * host checks. (The tool-call hooks' types are in plugin-types.ts.)
+ */
+import type { ToolCallInfo } from "./plugin-types.js";
+import type { PermissionMode } from "./types.js";
+
+/** The conversation starts: the first run of a session, or the first after `session.clear()`. */
+export interface SessionStartInfo {
+  readonly sessionId: string;
+  /** `startup`: the session's first run; `clear`: the first run after the conversation was cleared. */
+  readonly source: "startup" | "clear";
+  /** `provider:model` of the run that starts it. */
+  readonly model: string;
+  readonly cwd: string;
+  readonly mode: PermissionMode;
+  /** The run's signal (Ctrl-C cancels it). */
+  readonly signal?: AbortSignal;
+}
+
+/** `context` is added to the system prompt of every request until the conversation ends. */
+export type SessionStartResult = { context: string };
+
+/** The conversation ended: cleared (`session.clear()`), or the host closed. */
+export interface SessionEndInfo {
+  readonly sessionId: string;
+  readonly reason: "clear" | "close";
+  readonly cwd: string;
+  readonly mode: PermissionMode;
+}
+
+/** A prompt about to be sent: the user's text as typed, before it reaches the conversation. */
+export interface UserPromptInfo {
+  readonly sessionId: string;
+  readonly prompt: string;
+  readonly cwd: string;
+  readonly mode: PermissionMode;
+  /** The run's signal (Ctrl-C cancels it). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * `block`: the prompt is not sent (nor kept in the conversation) and the run ends with reason
+ * `stopped`; the reason is shown to the user. `context`: text added to the user's message, after it.
+ */
+export type UserPromptDecision = { block: string } | { context: string };
+
+/** What rules and the mode decide for a call: `by` is the rule, `mode:<mode>`, or what else decided. */
+export interface PermissionVerdict {
+  readonly decision: "allow" | "ask" | "deny";
+  readonly by: string;
+}
+
+/** A call as `permission` handlers see it: the call, what rules match in it, and the rules' verdict. */
+export interface PermissionCheck<I = unknown> extends ToolCallInfo<I> {
+  /** What permission rules match for this input (each command of a shell line, a path relative to the project root). */
+  readonly subjects?: readonly string[];
+  /** What the rules and the mode decide for this input, before any plugin votes. */
+  readonly verdict: PermissionVerdict;
+  readonly mode: PermissionMode;
+  /** The caller's signal (Ctrl-C cancels it): stop slow work when it fires. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A `permission` handler's vote. `deny` denies the call; `ask` puts it to the user (headless: denied),
+ * even where rules or the mode allow it; `allow` skips a question the mode would ask, and nothing
+ * else: deny rules, ask rules and plan mode still decide. `input` replaces the call's input for later
+ * handlers and the gate, which validates it and decides again; an `allow` counts only for the input it
+ * was cast on (a later handler's rewrite voids it). Several handlers: deny beats ask beats allow.
+ */
+export interface PermissionVote {
+  decision?: "allow" | "ask" | "deny";
+  /** Shown with the decision (to the model for a denial, to the user in a question). */
+  reason?: string;
+  input?: unknown;
+}
+
+/** The user is about to be asked about a call (in a terminal or not): what `permissionRequest` handlers see. */
+export interface PermissionPromptInfo<I = unknown> extends ToolCallInfo<I> {
+  readonly subjects?: readonly string[];
+  /** Why the question is asked: `mode:<mode>`, an ask rule, or `plugin:<name>` for a plugin's `ask` vote. */
+  readonly reason: string;
+  /** True when the question comes from the mode alone: only then is an `allow` answer taken. */
+  readonly answerable: boolean;
+  /** The rules that would allow exactly this call without asking. */
+  readonly suggestedRules: readonly string[];
+  readonly mode: PermissionMode;
+  /** The caller's signal (Ctrl-C cancels it). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * An answer in the user's place. `deny` is always taken. `allow` is taken only for a question the mode
+ * asks (`answerable`): one an ask rule or a plugin's `ask` vote raised goes to the user. `input` (with
+ * `allow`) replaces the input; the gate validates it and decides again (a deny rule still denies it).
+ * Several handlers: deny beats allow; with no answer the user is asked.
+ */
+export interface PermissionPromptAnswer {
+  decision: "allow" | "deny";
+  reason?: string;
+  input?: unknown;
+}
+
+/** The model finished its answer (no tool calls left): the run is about to end. */
+export interface StopInfo {
+  readonly sessionId: string;
+  /** True when the run goes on because a `stop` handler asked it to (check it to avoid looping). */
+  readonly stopHookActive: boolean;
+  /** The text of the model's last message. */
+  readonly lastMessage: string;
+  readonly turns: number;
+  readonly mode: PermissionMode;
+  /** The run's signal (Ctrl-C cancels it). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * `continue`: the run goes on, with this text sent to the model as the next user message (why it should
+ * not stop yet). Bounded: after 8 continuations in a row, or at the turn limit, the run ends anyway.
+ */
+export type StopDecision = { continue: string };
+
+/** The conversation is about to be compacted (summarized to fit the context window). */
+export interface CompactInfo {
+  readonly sessionId: string;
+  /** `manual`: the user asked for it; `auto`: the context window is full. */
+  readonly trigger: "manual" | "auto";
+  /** What the user asked the summary to keep (manual compaction), or "". */
+  readonly instructions: string;
+  readonly mode: PermissionMode;
+}
+
+/** `block`: the conversation is not compacted; the reason is shown to the user. */
+export type CompactDecision = { block: string };

@@ -1,0 +1,74 @@
+/**
+ * The project's local settings: `.agent/settings.local.json`, an agent config file of this machine
+ * and this person only (never committed). The config loader reads it after the project config; the
+ * CLI writes to it when you answer "always for this project", and `agent mcp add -s local` puts servers
+ * there. Why our own file and not Claude Code's `.claude/settings.local.json`: that one is Claude
+ * Code's, read here through a translation (its rule dialect, its keys), and writing our rules or
+ * server entries into it would change what Claude Code does in the same project.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { AgentError } from "./errors.js";
+
+export const LOCAL_SETTINGS_FILE = path.join(".agent", "settings.local.json");
+
+/** What `.agent/.gitignore` must list so the file is never shared, whatever the project's own .gitignore says. */
+const IGNORED = "settings.local.json";
+
+export function localSettingsPath(projectRoot: string): string {
+  return path.join(projectRoot, LOCAL_SETTINGS_FILE);
+}
+
+/** The file's object (empty when it does not exist); a file that is not a JSON object is an error to fix by hand. */
+export function readLocalSettings(projectRoot: string): Record<string, unknown> {
+  const file = localSettingsPath(projectRoot);
+  if (!existsSync(file)) return {};
+  const text = readFileSync(file, "utf8").replace(/^\uFEFF/, "");
+  let data: unknown;
+  try {
+    data = text.trim() ? JSON.parse(text) : {};
+  } catch (err) {
+    throw new AgentError("E_CONFIG", `${file} is not valid JSON (${(err as Error).message}); fix it by hand first.`);
+  }
+  if (!data || typeof data !== "object" || Array.isArray(data)) throw new AgentError("E_CONFIG", `${file} must hold a JSON object.`);
+  return data as Record<string, unknown>;
+}
+
+/**
+ * Change the file (created with its folder when missing) and write it atomically; `.agent/.gitignore`
+ * is made to list it. Returns the file's path.
+ */
+export function updateLocalSettings(projectRoot: string, change: (data: Record<string, unknown>) => void): string {
+  const file = localSettingsPath(projectRoot);
+  const data = readLocalSettings(projectRoot);
+  change(data);
+  mkdirSync(path.dirname(file), { recursive: true });
+  ensureIgnored(path.dirname(file));
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`);
+  renameSync(tmp, file);
+  return file;
+}
+
+/** Add `rules` to `permissions.allow` (each once). Returns the file and the rules that were new. */
+export function addLocalAllowRules(projectRoot: string, rules: readonly string[]): { file: string; added: string[] } {
+  const added: string[] = [];
+  const file = updateLocalSettings(projectRoot, (data) => {
+    const perms = (data.permissions && typeof data.permissions === "object" && !Array.isArray(data.permissions) ? data.permissions : (data.permissions = {})) as Record<string, unknown>;
+    const allow = Array.isArray(perms.allow) ? (perms.allow as unknown[]) : (perms.allow = []);
+    for (const r of rules) {
+      if (allow.includes(r)) continue;
+      allow.push(r);
+      added.push(r);
+    }
+  });
+  return { file, added };
+}
+
+function ensureIgnored(dir: string): void {
+  const gitignore = path.join(dir, ".gitignore");
+  const text = existsSync(gitignore) ? readFileSync(gitignore, "utf8") : "";
+  if (text.split(/\r?\n/).some((l) => l.trim() === IGNORED || l.trim() === `/${IGNORED}`)) return;
+  const head = text ? (text.endsWith("\n") ? "" : "\n") : "# Written by agent-host: this machine's own settings, not shared.\n";
+  writeFileSync(gitignore, `${text}${head}${IGNORED}\n`);
+}

@@ -1,0 +1,294 @@
+/**
+ * The gate's permission step: the rules and the mode decide (deny beats ask beats allow); `permission`
+ * handlers may vote or rewrite the input first; a question goes to `permissionRequest` handlers, then
+ * to the user (headless: denied). No handler can turn a deny rule or plan mode into an allow, skip an
+ * ask rule, or change the mode: an `allow` from a plugin only replaces a question the mode would ask.
+ */
+import nodePath from "node:path";
+import type { AuditLog } from "./audit.js";
+import { projectRules } from "./exact-rules.js";
+import { PermissionRuleSchema } from "./config-schema.js";
+import { errorMessage } from "./errors.js";
+import type { AgentEvent } from "./events.js";
+import { freezeCopy, plainCopy } from "./freeze.js";
+import type { RawHooks } from "./hooks.js";
+import { PermissionState, PromptState, type Answer } from "./permit-states.js";
+import { allowCoverage, decide, exactRule, parseRule, suggestRules, type ParsedRule, type PermissionRules } from "./permissions.js";
+import type { ToolEntry } from "./registry.js";
+import type { Validation } from "./schema.js";
+import type { PermissionAsker, PermissionMode, Workspace } from "./types.js";
+
+export interface PermitDeps {
+  hooks: RawHooks;
+  audit: AuditLog;
+  workspace: Workspace;
+  sessionId: string;
+  emit(event: AgentEvent): void;
+  rules: PermissionRules;
+  /** Where to tell the user to add a rule. */
+  configFileHint: string;
+  /** Check an input a handler rewrote against the tool's schema. */
+  validate(tool: ToolEntry, input: unknown): Promise<Validation>;
+}
+
+/** The permission step's outcome; `input` is set when a handler rewrote the call (validated). */
+export type Permit = { decision: "allow" | "deny" | "invalid"; by: string; message?: string; input?: unknown; rewrittenBy?: string };
+export type Verdict = { decision: "allow" | "deny" | "ask"; by: string };
+export type Subjects = string[] | undefined | SubjectFailure;
+
+/** A tool's permissionSubject threw: the call is denied (no subject means no deny rule could match it). */
+export class SubjectFailure {
+  constructor(readonly message: string) {}
+}
+
+export class Permissions {
+  mode: PermissionMode = "default";
+  asker: PermissionAsker | undefined;
+  /** Rules granted with "allow always for this session". */
+  private readonly sessionAllow: ParsedRule[] = [];
+  /**
+   * Decisions for tools without a permission subject, which depend only on the rules, the mode, the
+   * session grants and the tool (MCP tools are all like this): computed once, not on every call.
+   */
+  private readonly verdicts = new WeakMap<ToolEntry, { rules: PermissionRules; mode: PermissionMode; risk: string; grants: number; verdict: Verdict }>();
+
+  constructor(private readonly deps: PermitDeps) {}
+
+  setRules(rules: PermissionRules): void {
+    this.deps.rules = rules;
+  }
+
+  /**
+   * A plugin asks to allow `rules` for the rest of the session. `policy` is config `permissions.grants`.
+   * A grant only widens what would be asked: deny rules and plan mode still win. Audited either way.
+   */
+  async requestGrant(plugin: string, rules: readonly unknown[], reason: string, policy: "ask" | "allow" | "deny"): Promise<boolean> {
+    const list = rules.filter((r): r is string => typeof r === "string" && PermissionRuleSchema.safeParse(r).success);
+    if (!list.length || list.length !== rules.length) {
+      this.deps.emit({ type: "notice", level: "warn", source: plugin, message: `Plugin ${plugin} asked to allow rules that are not valid permission rules: ${JSON.stringify(rules)}; refused.` });
+      return false;
+    }
+    let decision: "allow" | "deny";
+    let by: string;
+    if (policy !== "ask") {
+      decision = policy;
+      by = "config:permissions.grants";
+    } else if (!this.asker) {
+      decision = "deny";
+      by = "no terminal to ask (set permissions.grants to allow them headless)";
+    } else {
+      let answer: Awaited<ReturnType<PermissionAsker>> = "deny";
+      try {
+        answer = await this.asker({ kind: "grant", plugin, rules: list, reason });
+      } catch (err) {
+        this.deps.emit({ type: "notice", level: "warn", source: "permissions", message: `permission prompt failed: ${errorMessage(err)}` });
+      }
+      decision = isAllow(answer) ? "allow" : "deny";
+      by = "user";
+    }
+    if (decision === "allow") this.sessionAllow.push(...list.map(parseRule));
+    this.deps.audit.write({ kind: "grant", source: plugin, name: list.join(", "), decision, by, outcome: decision === "allow" ? "granted" : "refused", detail: { reason } });
+    this.deps.emit({ type: "permission_grant", plugin, rules: list, reason, decision, by });
+    return decision === "allow";
+  }
+
+  /** What pattern rules match for this call; a `SubjectFailure` when the tool's permissionSubject threw. */
+  /** A promise only for tools whose permissionSubject is async (run_command parses the shell line). */
+  subjects(tool: ToolEntry, input: unknown): Subjects | Promise<Subjects> {
+    const fn = tool.definition.permissionSubject;
+    if (!fn) return undefined;
+    const root = this.deps.workspace.root;
+    const asPath = tool.definition.subjectKind === "path";
+    const normalize = (s: unknown): Subjects => {
+      if (s === undefined || s === null) return undefined;
+      const list = Array.isArray(s) ? s.map(String) : [String(s)];
+      return asPath ? list.map((p) => projectPath(root, p)) : list;
+    };
+    try {
+      const s = fn(input) as unknown;
+      if (isThenable(s)) return Promise.resolve(s).then(normalize, (err: unknown) => new SubjectFailure(errorMessage(err)));
+      return normalize(s);
+    } catch (err) {
+      return new SubjectFailure(errorMessage(err));
+    }
+  }
+
+  /** The permission decision; a promise only when a handler or the user is asked. */
+  permit(tool: ToolEntry, input: unknown, callId: string, signal?: AbortSignal): Permit | Promise<Permit> {
+    if (this.deps.hooks.permission.isUsed()) return this.permitWithHooks(tool, input, callId, signal);
+    const subjects = this.subjects(tool, input);
+    if (subjects instanceof Promise) return subjects.then((s) => this.settle(tool, input, callId, s, undefined, signal));
+    return this.settle(tool, input, callId, subjects, undefined, signal);
+  }
+
+  /** `permission` handlers vote (and may rewrite) first; the rules then decide on the final input. */
+  private async permitWithHooks(tool: ToolEntry, input: unknown, callId: string, signal: AbortSignal | undefined): Promise<Permit> {
+    const state = new PermissionState(tool, input, callId, this.deps.sessionId, this.mode, (t, i) => this.verdictFor(t, i), signal);
+    await this.deps.hooks.permission.promise(state as never);
+    let args = input;
+    let subjects: Subjects;
+    if (state.rewrittenBy) {
+      const again = await this.deps.validate(tool, state.input);
+      if (!again.ok) {
+        return { decision: "invalid", by: `plugin:${state.rewrittenBy}`, message: `Input rewritten by plugin ${state.rewrittenBy} is invalid for ${tool.name}:\n${again.issues.map((i) => `- ${i}`).join("\n")}` };
+      }
+      args = plainCopy(again.value);
+      subjects = await this.subjects(tool, args);
+    } else subjects = await state.subjects();
+    const permit = await this.settle(tool, args, callId, subjects, state.votes(), signal);
+    return state.rewrittenBy ? { input: args, rewrittenBy: state.rewrittenBy, ...permit } : permit;
+  }
+
+  private async verdictFor(tool: ToolEntry, input: unknown): Promise<{ subjects: Subjects; verdict: Verdict }> {
+    const subjects = await this.subjects(tool, input);
+    if (subjects instanceof SubjectFailure) return { subjects, verdict: { decision: "deny", by: "permissionSubject" } };
+    return { subjects, verdict: tool.definition.permissionSubject ? this.verdict(tool, subjects) : this.cachedVerdict(tool) };
+  }
+
+  private verdict(tool: ToolEntry, subjects: string[] | undefined): Verdict {
+    const kind = tool.definition.subjectKind === "path" ? "path" : "text";
+    const v = decide(this.deps.rules, this.mode, tool.view, tool.risk, subjects, kind);
+    if (v.decision === "ask" && this.sessionAllow.length) {
+      // Answers of "always this session" combine with the config's allow rules to cover every part of a call.
+      const granted = allowCoverage([...this.sessionAllow, ...this.deps.rules.allow], tool.view, subjects, kind);
+      if (granted) return { decision: "allow", by: `session:${granted.map((r) => r.raw).join(", ")}` };
+    }
+    return v;
+  }
+
+  /** The verdict for a call; for a tool without a permission subject, the one computed for the same rules, mode and grants. */
+  private cachedVerdict(tool: ToolEntry): Verdict {
+    const { rules } = this.deps;
+    const grants = this.sessionAllow.length;
+    const c = this.verdicts.get(tool);
+    if (c && c.rules === rules && c.mode === this.mode && c.risk === tool.risk && c.grants === grants) return c.verdict;
+    const verdict = this.verdict(tool, undefined);
+    this.verdicts.set(tool, { rules, mode: this.mode, risk: tool.risk, grants, verdict });
+    return verdict;
+  }
+
+  /** Rules and mode, then the plugins' votes: deny (rule, plan mode, vote) > ask (vote, rule, mode) > allow. */
+  private settle(tool: ToolEntry, input: unknown, callId: string, subjects: Subjects, votes?: ReturnType<PermissionState["votes"]>, signal?: AbortSignal): Permit | Promise<Permit> {
+    // Without a subject no pattern rule can match, so a deny rule would not apply: fail closed.
+    if (subjects instanceof SubjectFailure) {
+      return { decision: "deny", by: "permissionSubject", message: `Permission denied: ${tool.name} was not run because its permission check failed (${subjects.message}).` };
+    }
+    const v = tool.definition.permissionSubject ? this.verdict(tool, subjects) : this.cachedVerdict(tool);
+    const what = describeCall(tool.name, subjects);
+    if (v.decision === "deny") {
+      const why = v.by.startsWith("mode:") ? `${tool.risk} tools are not allowed in ${this.mode} mode` : `it matches the deny rule "${v.by}"`;
+      return { decision: "deny", by: v.by, message: `Permission denied: ${what} was not run because ${why}.` };
+    }
+    if (votes?.deny) return { decision: "deny", by: `plugin:${votes.deny.plugin}`, message: `Denied by a plugin: ${votes.deny.reason ?? `${what} was not allowed.`}` };
+    if (votes?.ask) return this.ask(tool, input, callId, { decision: "ask", by: `plugin:${votes.ask.plugin}${votes.ask.reason ? `: ${votes.ask.reason}` : ""}` }, subjects, what, false, signal);
+    const fromMode = v.by.startsWith("mode:");
+    if (v.decision === "ask" && fromMode && votes?.allow) return { decision: "allow", by: `plugin:${votes.allow.plugin}` };
+    if (v.decision === "allow") return v as Permit;
+    return this.ask(tool, input, callId, v, subjects, what, fromMode, signal);
+  }
+
+  /** A question: `permissionRequest` handlers first, then the user (with no terminal: denied, naming the rule to add). */
+  private async ask(tool: ToolEntry, input: unknown, callId: string, v: Verdict, subjects: string[] | undefined, what: string, answerable: boolean, signal?: AbortSignal): Promise<Permit> {
+    const suggestedRules = suggestRules(tool.name, subjects);
+    if (this.deps.hooks.permissionRequest.isUsed()) {
+      const state = new PromptState(tool, input, callId, this.deps.sessionId, this.mode, { subjects, reason: v.by, answerable, suggestedRules, signal });
+      await this.deps.hooks.permissionRequest.promise(state as never);
+      const answer = state.answer();
+      if (answer?.decision === "deny") {
+        return { decision: "deny", by: `plugin:${answer.plugin}`, message: `Permission denied by a plugin: ${what} was not run${answer.reason ? `: ${answer.reason}` : "."}` };
+      }
+      if (answer && answerable) return this.answered(tool, callId, answer);
+    }
+    return this.askUser(tool, input, callId, v, subjects, what, suggestedRules);
+  }
+
+  /** A handler allowed in the user's place; a rewritten input is validated and decided by the rules again. */
+  private async answered(tool: ToolEntry, callId: string, answer: Answer): Promise<Permit> {
+    const by = `plugin:${answer.plugin}`;
+    if (answer.input === undefined) return { decision: "allow", by };
+    const again = await this.deps.validate(tool, answer.input);
+    if (!again.ok) return { decision: "invalid", by, message: `Input rewritten by plugin ${answer.plugin} is invalid for ${tool.name}:\n${again.issues.map((i) => `- ${i}`).join("\n")}` };
+    const args = plainCopy(again.value);
+    const { subjects, verdict } = await this.verdictFor(tool, args);
+    const rewritten = { input: args, rewrittenBy: answer.plugin };
+    if (subjects instanceof SubjectFailure || verdict.decision === "deny") {
+      return { ...rewritten, decision: "deny", by: verdict.by, message: `Input rewritten by plugin ${answer.plugin} was denied: ${verdict.by === "permissionSubject" ? "its permission check failed" : `it matches "${verdict.by}"`}.` };
+    }
+    // An ask rule means the user is asked, whoever rewrote the call.
+    if (verdict.decision === "ask" && !verdict.by.startsWith("mode:")) {
+      return { ...rewritten, ...(await this.askUser(tool, args, callId, verdict, subjects, describeCall(tool.name, subjects), suggestRules(tool.name, subjects))) };
+    }
+    return { ...rewritten, decision: "allow", by };
+  }
+
+  private async askUser(tool: ToolEntry, input: unknown, callId: string, v: Verdict, subjects: string[] | undefined, what: string, suggestedRules: string[]): Promise<Permit> {
+    const suggestedRule = suggestedRules.join(", ");
+    // The same rules as a config file must hold them to mean exactly this call (see exact-rules.ts).
+    const exact = projectRules(tool.name, subjects, tool.definition.subjectKind === "path" ? "path" : "text");
+    if (!this.asker) {
+      return {
+        decision: "deny",
+        by: v.by,
+        message:
+          `Permission denied: ${what} (risk: ${tool.risk}) needs approval and there is no terminal to ask. ` +
+          `To allow it, add ${(exact.length ? exact : suggestedRules).map((r) => `"${r}"`).join(" and ")} to ${this.deps.configFileHint.endsWith("package.json") ? "agent.permissions.allow" : "permissions.allow"} in ${this.deps.configFileHint}, ` +
+          `or run with --permission-mode ${tool.risk === "write" ? "acceptEdits" : "bypass"}.`,
+      };
+    }
+    // One subject is shown as `tool(subject)`; several (a pipeline, a list) are shown as the input as written, with its parts.
+    const parts = subjects?.filter((s) => !s.startsWith("\u0000"));
+    const subject = subjects?.length === 1 && parts?.length === 1 ? parts[0] : undefined;
+    this.deps.emit({ type: "permission_request", callId, name: tool.name, subject, suggestedRule });
+    let answer: Awaited<ReturnType<PermissionAsker>>;
+    try {
+      answer = await this.asker({ tool: tool.view, input: freezeCopy(input), subject, parts: parts ?? [], uncertain: parts?.length !== subjects?.length, suggestedRule, suggestedRules, projectRules: exact, reason: v.by });
+    } catch (err) {
+      answer = "deny";
+      this.deps.emit({ type: "notice", level: "warn", source: "permissions", message: `permission prompt failed: ${errorMessage(err)}` });
+    }
+    // "Always" grants exactly what was asked: each subject as text (a call no rule can describe is allowed once).
+    // "Always for this project": the asker wrote `exact` to a file; for this session it is a session grant.
+    const always = answer === "allow_session" || (answer === "allow_project" && exact.length > 0);
+    if (always && suggestedRules.length) {
+      this.sessionAllow.push(...(subjects ? subjects.map((s) => exactRule(tool.name, s)) : suggestedRules.map(parseRule)));
+    } else if (isAllow(answer)) answer = "allow_once";
+    const decision = isAllow(answer) ? "allow" : "deny";
+    this.deps.emit({ type: "permission_decision", callId, name: tool.name, decision, by: "user" });
+    if (decision === "deny") {
+      const said = typeof answer === "object" && answer && typeof answer.message === "string" && answer.message.trim() ? ` The user says: ${answer.message.trim()}` : "";
+      return { decision, by: "user", message: `Permission denied by the user: ${what} was not run.${said}` };
+    }
+    const by = answer === "allow_project" ? `user:project:${exact.join(", ")}` : answer === "allow_session" ? `user:session:${suggestedRule}` : "user:once";
+    return { decision, by, message: "" };
+  }
+}
+
+/** Only the allow answers allow: anything else an asker returns (a typo, an object) denies. */
+function isAllow(answer: unknown): answer is "allow_once" | "allow_session" | "allow_project" {
+  return answer === "allow_once" || answer === "allow_session" || answer === "allow_project";
+}
+
+/** `tool(subject)` for a call with one certain subject, else the tool's name. */
+function describeCall(name: string, subjects: string[] | undefined): string {
+  const certain = subjects?.filter((s) => !s.startsWith("\u0000"));
+  return certain?.length === 1 && certain.length === subjects!.length ? `${name}(${certain[0]})` : name;
+}
+
+function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
+  return typeof (v as { then?: unknown } | null)?.then === "function";
+}
+
+/** A path as rules see it: relative to the project root with `/` separators (`.` for the root); outside it, absolute. */
+function projectPath(root: string, p: string): string {
+  const abs = nodePath.resolve(root, p);
+  const rel = nodePath.relative(root, abs);
+  if (rel === "") return ".";
+  if (rel === ".." || rel.startsWith(`..${nodePath.sep}`) || nodePath.isAbsolute(rel)) return abs;
+  return rel.split(nodePath.sep).join("/");
+}
+
+export function sameSubjects(a: Subjects, b: Subjects): boolean {
+  if (a instanceof SubjectFailure || b instanceof SubjectFailure) return false;
+  if (!a || !b) return a === b;
+  return a.length === b.length && a.every((s, i) => s === b[i]);
+}

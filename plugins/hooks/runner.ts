@@ -1,0 +1,124 @@
+/**
+ * One command hook as a child process: bash (else sh) `-c command`, or `command args…` without a
+ * shell (Claude Code's exec form); the event's JSON on stdin; its own process group, tracked by the
+ * host (stopped on exit, Ctrl-C, SIGTERM, or a crash of the host); stopped with everything in its group
+ * at its timeout, when the call or run it belongs to is cancelled, and when it exits (so nothing it
+ * started outlives it); stdout and stderr captured up to a bound.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { terminate, type ProcessTracker } from "../../core/index.js";
+
+/** Memory bound per stream; what reaches the model or the user is cut far below this. */
+const MAX_CAPTURE = 1024 * 1024;
+const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+
+export interface RunOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** The process could not be started. */
+  spawnError?: string;
+  stdout: string;
+  stderr: string;
+  /** Bytes beyond the capture bound, per stream. */
+  dropped: number;
+  durationMs: number;
+}
+
+export interface RunSpec {
+  command: string;
+  args?: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdin: string;
+  timeoutMs: number;
+  processes: ProcessTracker;
+  signal?: AbortSignal;
+}
+
+class Capture {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  dropped = 0;
+  push(b: Buffer): void {
+    const room = MAX_CAPTURE - this.size;
+    if (room <= 0) {
+      this.dropped += b.length;
+      return;
+    }
+    const part = b.length > room ? b.subarray(0, room) : b;
+    this.dropped += b.length - part.length;
+    this.chunks.push(part);
+    this.size += part.length;
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+}
+
+/** `${CLAUDE_PROJECT_DIR}` in exec form (no shell expands it there). */
+function placeholders(s: string, env: NodeJS.ProcessEnv): string {
+  return s.replace(/\$\{(CLAUDE_PROJECT_DIR|AGENT_PROJECT_DIR)\}/g, (_m, name: string) => env[name] ?? "");
+}
+
+export function runCommandHook(spec: RunSpec): Promise<RunOutcome> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const out = new Capture();
+    const err = new Capture();
+    let timedOut = false;
+    let aborted = false;
+    let settled = false;
+    const finish = (o: Partial<RunOutcome>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      spec.signal?.removeEventListener("abort", onAbort);
+      resolve({
+        exitCode: null,
+        signal: null,
+        timedOut,
+        aborted,
+        stdout: out.text(),
+        stderr: err.text(),
+        dropped: out.dropped + err.dropped,
+        durationMs: performance.now() - started,
+        ...o,
+      });
+    };
+    const child = spec.args
+      ? spawn(placeholders(spec.command, spec.env), spec.args.map((a) => placeholders(a, spec.env)), { cwd: spec.cwd, env: spec.env, stdio: ["pipe", "pipe", "pipe"], detached: true })
+      : spawn(SHELL, ["-c", spec.command], { cwd: spec.cwd, env: spec.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    const untrack = spec.processes.track(child, { group: true });
+    const stopGroup = () => {
+      if (child.pid) void terminate(child.pid, { group: true, graceMs: 300 });
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stopGroup();
+    }, spec.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      stopGroup();
+    };
+    if (spec.signal?.aborted) onAbort();
+    else spec.signal?.addEventListener("abort", onAbort, { once: true });
+    child.stdout.on("data", (b: Buffer) => out.push(b));
+    child.stderr.on("data", (b: Buffer) => err.push(b));
+    child.on("error", (e) => {
+      untrack();
+      finish({ spawnError: e.message });
+    });
+    // What the hook left running in its group holds our pipes open: stop it when the hook exits.
+    child.on("exit", stopGroup);
+    child.on("close", (code, sig) => {
+      untrack();
+      finish({ exitCode: code, signal: sig });
+    });
+    // A hook that never reads its input (or exits first) must not fail the write.
+    child.stdin.on("error", () => {});
+    child.stdin.end(spec.stdin);
+  });
+}

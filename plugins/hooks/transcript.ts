@@ -1,0 +1,49 @@
+/**
+ * `transcript_path`: the conversation so far as JSONL, one message a line, in the shape Claude Code's
+ * transcripts have (`{ type, message: { role, content } }`, tool calls as `tool_use` blocks, results as
+ * `tool_result` blocks), so a script that reads the last message works. Written only when a hook is
+ * about to run (appended; rewritten when the conversation was cleared), under `.agent/transcripts/`.
+ */
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { ModelMessage, PluginContext } from "../../core/index.js";
+
+export class Transcript {
+  private written = 0;
+  readonly file: string;
+
+  constructor(private readonly ctx: PluginContext) {
+    this.file = path.join(ctx.workspace.root, ".agent", "transcripts", `${ctx.host.sessionId}.jsonl`);
+  }
+
+  /** Bring the file up to date; returns its path. A write that fails leaves the old file (hooks still run). */
+  update(): string {
+    const messages = this.ctx.host.session.messages;
+    try {
+      if (messages.length < this.written || !existsSync(this.file)) {
+        mkdirSync(path.dirname(this.file), { recursive: true });
+        writeFileSync(this.file, "", { mode: 0o600 });
+        this.written = 0;
+      }
+      if (messages.length > this.written) {
+        const sessionId = this.ctx.host.sessionId;
+        const cwd = this.ctx.workspace.root;
+        appendFileSync(this.file, messages.slice(this.written).map((m) => `${JSON.stringify({ ...line(m), sessionId, cwd })}\n`).join(""));
+        this.written = messages.length;
+      }
+    } catch (err) {
+      this.ctx.log.debug(`transcript ${this.file} not written: ${(err as Error).message}`);
+    }
+    return this.file;
+  }
+}
+
+function line(m: ModelMessage): Record<string, unknown> {
+  if (m.role === "user") return { type: "user", message: { role: "user", content: m.content } };
+  if (m.role === "assistant") {
+    const blocks: unknown[] = m.content ? [{ type: "text", text: m.content }] : [];
+    for (const c of m.toolCalls ?? []) blocks.push({ type: "tool_use", id: c.id, name: c.name, input: c.input });
+    return { type: "assistant", message: { role: "assistant", content: blocks } };
+  }
+  return { type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: m.toolCallId, content: m.content, ...(m.isError ? { is_error: true } : {}) }] } };
+}

@@ -1,0 +1,115 @@
+/**
+ * Where `agent mcp add -s <scope>` writes a server, as Claude Code's scopes: `local` (the default) is
+ * this project on this machine only, `.agent/settings.local.json` (never committed; Claude Code keeps
+ * these in ~/.claude.json per project); `project` is `.mcp.json` at the project root, shared with
+ * everyone who clones it; `user` is the user config (`~/.config/agent/config.json`, or the YAML one
+ * when that is the file in use), for every project.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { AgentError, defaultUserConfigDir, localSettingsPath, readLocalSettings, updateLocalSettings } from "../../core/index.js";
+import { mcpJsonPath, readMcpJson, writeMcpJson } from "./mcp-json.js";
+
+export const SCOPES = ["local", "project", "user"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface ScopeFile {
+  scope: Scope;
+  file: string;
+  servers(): Promise<Record<string, unknown>>;
+  /** Set (or, with undefined, delete) a server entry and write the file. */
+  set(name: string, entry: unknown | undefined): Promise<void>;
+}
+
+export function parseScope(value: string | undefined): Scope {
+  const v = value ?? "local";
+  if (!(SCOPES as readonly string[]).includes(v)) throw new AgentError("E_USAGE", `--scope must be local, project or user; got "${value}"`);
+  return v as Scope;
+}
+
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+export function scopeFile(scope: Scope, projectRoot: string): ScopeFile {
+  if (scope === "project") {
+    const file = mcpJsonPath(projectRoot);
+    return {
+      scope,
+      file,
+      servers: async () => readMcpJson(file).data.mcpServers,
+      async set(name, entry) {
+        const json = readMcpJson(file);
+        if (entry === undefined) delete json.data.mcpServers[name];
+        else json.data.mcpServers[name] = entry;
+        writeMcpJson(json);
+      },
+    };
+  }
+  if (scope === "local") {
+    return {
+      scope,
+      file: localSettingsPath(projectRoot),
+      servers: async () => obj(readLocalSettings(projectRoot).mcpServers),
+      async set(name, entry) {
+        updateLocalSettings(projectRoot, (data) => {
+          const servers = obj(data.mcpServers);
+          if (entry === undefined) delete servers[name];
+          else servers[name] = entry;
+          if (Object.keys(servers).length) data.mcpServers = servers;
+          else delete data.mcpServers;
+        });
+      },
+    };
+  }
+  return userScope();
+}
+
+/** The user config file the loader reads (config.json, else config.yaml / .yml; config.json when none exists). */
+function userScope(): ScopeFile {
+  const dir = defaultUserConfigDir();
+  const file = ["config.json", "config.yaml", "config.yml"].map((n) => path.join(dir, n)).find((f) => existsSync(f)) ?? path.join(dir, "config.json");
+  const yaml = /\.ya?ml$/.test(file);
+  const bad = (err: unknown): never => {
+    throw new AgentError("E_CONFIG", `${file} could not be read (${(err as Error).message}); fix it by hand first.`);
+  };
+  return {
+    scope: "user",
+    file,
+    async servers() {
+      if (!existsSync(file)) return {};
+      const text = readFileSync(file, "utf8").replace(/^\uFEFF/, "");
+      try {
+        return obj(obj(yaml ? (await import("yaml")).parse(text) : text.trim() ? JSON.parse(text) : {}).mcpServers);
+      } catch (err) {
+        return bad(err);
+      }
+    },
+    async set(name, entry) {
+      mkdirSync(dir, { recursive: true });
+      const raw = existsSync(file) ? readFileSync(file, "utf8").replace(/^\uFEFF/, "") : "";
+      let text: string;
+      if (yaml) {
+        // The yaml package's document API keeps the file's comments.
+        const doc = (await import("yaml")).parseDocument(raw);
+        if (doc.errors.length) bad(doc.errors[0]);
+        if (entry === undefined) doc.deleteIn(["mcpServers", name]);
+        else doc.setIn(["mcpServers", name], doc.createNode(entry));
+        text = doc.toString();
+      } else {
+        let data: Record<string, unknown> = {};
+        try {
+          data = obj(raw.trim() ? JSON.parse(raw) : {});
+        } catch (err) {
+          bad(err);
+        }
+        const servers = obj(data.mcpServers);
+        if (entry === undefined) delete servers[name];
+        else servers[name] = entry;
+        data.mcpServers = servers;
+        text = `${JSON.stringify(data, null, /^([ \t]+)"/m.exec(raw)?.[1] ?? "  ")}\n`;
+      }
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, text);
+      renameSync(tmp, file);
+    },
+  };
+}

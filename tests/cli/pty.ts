@@ -1,0 +1,93 @@
+/**
+ * A pseudo-terminal session (util-linux `script`) running the built CLI; `waitFor` reads the screen
+ * output forward from the last match. Needs `npm run build` first.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { stripAnsi } from "../../cli/render/_style.js";
+import { CLI } from "./run-helpers.js";
+
+export class PtySession {
+  private raw = "";
+  private cursor = 0;
+  private waiters: (() => void)[] = [];
+  readonly exited: Promise<number | null>;
+  private readonly child: ChildProcess;
+
+  constructor(cwd: string, env: NodeJS.ProcessEnv, args: string[] = [], options: { color?: boolean } = {}) {
+    const argv = args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+    this.child = spawn("script", ["-qefc", `stty cols 120 rows 40; exec "${process.execPath}" "${CLI}" ${argv}`, "/dev/null"], {
+      cwd,
+      env: { ...env, ...(options.color ? { FORCE_COLOR: "1" } : { NO_COLOR: "1" }), TERM: "xterm" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    this.child.stdout!.setEncoding("utf8").on("data", (d: string) => {
+      this.raw += d;
+      for (const w of this.waiters.splice(0)) w();
+    });
+    this.exited = new Promise((resolve) => this.child.on("close", resolve));
+  }
+
+  /** Everything the terminal got, escapes included. */
+  get output(): string {
+    return this.raw;
+  }
+
+  get text(): string {
+    return stripAnsi(this.raw).replace(/\r/g, "");
+  }
+
+  /**
+   * The screen as a terminal would leave it (enough of one for these tests: \r, \n, cursor up, erase
+   * to the end of the line or screen), so text that was drawn and then erased is gone.
+   */
+  get screen(): string {
+    const lines: string[] = [""];
+    let row = 0;
+    let col = 0;
+    // eslint-disable-next-line no-control-regex
+    for (const m of this.raw.matchAll(/\x1b\[([0-9;?]*)([A-Za-z])|\r|\n|[^\x1b\r\n]+/g)) {
+      const t = m[0];
+      if (t === "\r") col = 0;
+      else if (t === "\n") {
+        row++;
+        if (lines.length <= row) lines.push("");
+      } else if (m[2] === "A") row = Math.max(0, row - Number(m[1] || 1));
+      else if (m[2] === "G") col = Math.max(0, Number(m[1] || 1) - 1);
+      else if (m[2] === "J") {
+        lines[row] = [...lines[row]].slice(0, col).join("");
+        lines.length = row + 1;
+      } else if (m[2] === "K") lines[row] = [...lines[row]].slice(0, col).join("");
+      else if (!m[2]) {
+        const chars = [...lines[row]];
+        for (const c of t) chars[col++] = c;
+        lines[row] = Array.from(chars, (c) => c ?? " ").join("");
+      }
+    }
+    return lines.join("\n");
+  }
+
+  /** Wait until `needle` appears after the previous match; the next wait starts after it. */
+  async waitFor(needle: string): Promise<void> {
+    for (;;) {
+      const at = this.text.indexOf(needle, this.cursor);
+      if (at >= 0) {
+        this.cursor = at + needle.length;
+        return;
+      }
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  /** Wait for the input prompt (readline draws it as "> " at the start of a line). */
+  prompt(): Promise<void> {
+    return this.waitFor("\n> ");
+  }
+
+  type(keys: string): void {
+    this.child.stdin!.write(keys);
+  }
+
+  kill(): void {
+    this.child.kill("SIGKILL");
+  }
+}
