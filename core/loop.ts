@@ -168,10 +168,13 @@ class Run {
   }
 
   /**
-   * Tool sources (MCP servers) load as the run starts: the first request waits at most
-   * `tools.loadWaitMs` for those without cached tools, later ones not at all. What is still loading.
+   * Tool sources (MCP servers) without cached tools load as the run starts: the first request waits at
+   * most `tools.loadWaitMs` for them, later ones not at all. Those with cached tools start after the
+   * first answer (or when a call needs one), so their start-up never competes with the first request.
+   * What is still loading, for the model.
    */
   private async toolsLoading(): Promise<string[]> {
+    if (this.turns === 2) void this.host.tools.load();
     const waitMs = this.turns === 1 ? (this.host.config.tools?.loadWaitMs ?? DEFAULT_LOAD_WAIT_MS) : 0;
     return (await this.host.tools.load({ waitMs, skipReady: true })).pending;
   }

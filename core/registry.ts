@@ -139,7 +139,8 @@ function makeToolEntry(def: ToolDefinition, plugin: string, override: ToolOverri
     risk,
     source,
     plugin,
-    inputSchema: freezeCopy(inputSchema),
+    // A JSON Schema tool's schema is the registry's frozen copy already; a zod tool's was just converted.
+    inputSchema: zod ? freezeCopy(inputSchema) : inputSchema,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}),
     ...(def.meta !== undefined ? { meta: freezeCopy(def.meta) } : {}),

@@ -25,7 +25,7 @@ export interface ToolLoadOptions {
   names?: readonly string[];
   /** Wait at most this long; the sources still loading go on in the background (and are listed as pending). */
   waitMs?: number;
-  /** Do not wait for sources that are `ready()` (their cached tools serve meanwhile). */
+  /** Leave sources that are `ready()` alone (their cached tools serve meanwhile): neither start nor wait for them. */
   skipReady?: boolean;
 }
 
@@ -112,11 +112,10 @@ export class ToolSources {
 
   /** Load the sources (all, or those providing `names`), waiting at most `waitMs`. Never rejects. */
   async load(options: ToolLoadOptions = {}): Promise<ToolLoadResult> {
-    const chosen = [...this.held.values()].filter((h) => !options.names || options.names.some((n) => this.provides(h, n)));
-    const waited = chosen.filter((h) => {
-      const p = this.start(h);
-      return !(options.skipReady && this.isReady(h)) && !h.done && p;
-    });
+    const chosen = [...this.held.values()].filter(
+      (h) => (!options.names || options.names.some((n) => this.provides(h, n))) && !(options.skipReady && this.isReady(h)),
+    );
+    const waited = chosen.filter((h) => (this.start(h), !h.done));
     if (waited.length) {
       const all = Promise.all(waited.map((h) => h.loading));
       if (options.waitMs === undefined) await all;

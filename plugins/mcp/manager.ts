@@ -27,9 +27,11 @@ import { McpSkills } from "./skills.js";
 import type { McpServerStatus } from "./status.js";
 import { cacheDir, cacheKey, readCachedTools, writeCachedTools, type CachedTools } from "./tool-cache.js";
 
-type Registered = Map<string, string>; // registry name → signature of what was registered
+type Def = { description: string; inputSchema?: unknown; risk?: string; timeoutMs?: number; maxOutputBytes?: number; argumentHint?: string };
+/** Registry name → the definition registered under it (compared by signature only when a list is read again). */
+type Registered = Map<string, object>;
 
-function signature(def: { description: string; inputSchema?: unknown; risk?: string; timeoutMs?: number; maxOutputBytes?: number; argumentHint?: string }): string {
+function signature(def: Def): string {
   return JSON.stringify([def.description, def.inputSchema, def.risk, def.timeoutMs, def.maxOutputBytes, def.argumentHint]);
 }
 
@@ -39,15 +41,17 @@ function sync<D extends { name: string; description: string }>(
   registered: Registered,
   desired: Map<string, D>,
 ): void {
-  for (const [name, sig] of registered) {
+  for (const [name, held] of registered) {
     const next = desired.get(name);
-    if (!next || signature(next) !== sig) {
+    // Unchanged, the definition already registered stays (tools compare against it on every call).
+    if (next && signature(next) === signature(held as Def)) desired.set(name, held as D);
+    else {
       registrar.remove(name);
       registered.delete(name);
     }
   }
   for (const [name, def] of desired) {
-    if (!registered.has(name) && registrar.add(def)) registered.set(name, signature(def));
+    if (!registered.has(name) && registrar.add(def)) registered.set(name, def);
   }
 }
 
@@ -280,11 +284,10 @@ export class McpManager implements ConnectionListener {
       deferLoading: true,
       run: (input, ctx) => {
         // The usual case, connected and this definition current: straight to the server.
-        if (c.status === "connected" && this.registeredTools.get(c.name)?.get(name) === sig) return c.callTool(tool.name, input, ctx, readHint);
-        return this.callWhenCurrent(c, tool.name, name, sig, input, ctx, readHint);
+        if (c.status === "connected" && this.registeredTools.get(c.name)?.get(name) === def) return c.callTool(tool.name, input, ctx, readHint);
+        return this.callWhenCurrent(c, tool.name, name, def, input, ctx, readHint);
       },
     };
-    const sig = signature(def);
     return def;
   }
 
@@ -293,13 +296,13 @@ export class McpManager implements ConnectionListener {
    * the server, then run it only if the server still offers the tool as it was when the call was
    * validated and permitted; otherwise the model is told, and the live definition is registered.
    */
-  private async callWhenCurrent(c: McpConnection, mcpName: string, name: string, sig: string, input: unknown, ctx: ToolCallContext, readHint: string | undefined): Promise<ToolReturn> {
+  private async callWhenCurrent(c: McpConnection, mcpName: string, name: string, def: object, input: unknown, ctx: ToolCallContext, readHint: string | undefined): Promise<ToolReturn> {
     await this.connect(c);
     const now = this.registeredTools.get(c.name)?.get(name);
     if (c.status === "connected" && now === undefined) {
       return { output: `Tool ${name} is no longer offered by MCP server ${c.name} (it was in the cached list of its tools); the current tools are registered now.`, isError: true };
     }
-    if (c.status === "connected" && now !== sig) {
+    if (c.status === "connected" && now !== def) {
       return {
         output: `MCP server ${c.name} describes ${name} differently from its cached list (its description, input schema or risk changed), so this call was not sent; the current definition is registered now: call it again.`,
         isError: true,

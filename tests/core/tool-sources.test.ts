@@ -49,7 +49,7 @@ describe("when a source loads", () => {
     expect(state.loads).toBe(1);
   });
 
-  test("tools.load waits at most waitMs and names what is still loading; skipReady does not wait for a ready source", async () => {
+  test("tools.load waits at most waitMs and names what is still loading; skipReady leaves a ready source alone", async () => {
     const slow = sourcePlugin({ delayMs: 300 });
     const { host } = await testHost({ plugins: [slow.plugin], lazyTools: true });
     expect(await host.tools.load({ waitMs: 20 })).toEqual({ loaded: [], pending: ["lazy:one"] });
@@ -58,8 +58,9 @@ describe("when a source loads", () => {
 
     const ready = sourcePlugin({ delayMs: 300, ready: true });
     const { host: h2 } = await testHost({ plugins: [ready.plugin], lazyTools: true });
-    expect(await h2.tools.load({ skipReady: true, waitMs: 5000 })).toEqual({ loaded: [], pending: ["lazy:one"] });
-    expect(ready.state.loads).toBe(1); // started anyway, in the background
+    expect(await h2.tools.load({ skipReady: true, waitMs: 5000 })).toEqual({ loaded: [], pending: [] });
+    expect(ready.state.loads).toBe(0);
+    expect(await h2.tools.load()).toEqual({ loaded: ["lazy:one"], pending: [] });
   });
 });
 

@@ -74,7 +74,7 @@ describe.each(RECORDERS)("PreToolUse (%s script)", (_lang, record) => {
     const r = await h.host.tools.call("run_command", { command: "touch ran" });
     expect(r.ok).toBe(true);
     expect(existsSync(h.project.path("ran"))).toBe(true);
-    expect(notices.join("\n")).toMatch(/PreToolUse hook ".*record.*" \(hooks\.PreToolUse\[0\]\.hooks\[0\]\) exited with code 1: jq: command not found/);
+    expect(notices.join("\n")).toMatch(/PreToolUse hook ".*" \(hooks\.PreToolUse\[0\]\.hooks\[0\]\) exited with code 1: jq: command not found/);
     expect(hookAudit(h.audit())[0]).toMatchObject({ outcome: "failed", detail: { exitCode: 1 } });
   });
 
