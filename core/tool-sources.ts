@@ -16,7 +16,10 @@ export interface ToolSource {
    * source's own business (it adds and removes through its registrar). Problems are the source's to report.
    */
   load(signal?: AbortSignal): Promise<void>;
-  /** True when its tools are registered already (from a cache): a model request does not wait for `load`. */
+  /**
+   * Asked when a model request is about to go out: true when the source's tools can serve it without
+   * `load` (the source may register cached tools at this moment), so the request does not wait.
+   */
   ready?(): boolean;
 }
 

@@ -66,9 +66,13 @@ export class McpManager implements ConnectionListener {
   /** Skipped tools already reported, per server (`name\0reason`), so a re-listing does not repeat them. */
   private readonly reportedSkips = new Map<string, Set<string>>();
   private readonly skills: McpSkills;
-  /** Tool lists read from the disk cache when the host opened, by server: registered before the server runs. */
-  private readonly cached = new Map<string, CachedTools>();
+  /**
+   * Tool lists from the disk cache, by server, read the first time they are asked for (a model request,
+   * a status, a connection): `agent call read_file` reads none. `null`: no usable entry.
+   */
+  private readonly cached = new Map<string, CachedTools | null>();
   private readonly cacheDir: string;
+  private readonly primed = new Set<string>();
 
   /**
    * `allNames`: every configured server, disabled ones too, so names stay the same when one is
@@ -84,10 +88,22 @@ export class McpManager implements ConnectionListener {
     this.connections = servers.map((s) => new McpConnection(s, ctx.workspace.root, this, ctx.processes));
     this.skills = new McpSkills(ctx, this.connections, (c) => this.resourceTools.get(c.name));
     this.cacheDir = cacheDir(ctx.workspace.root);
-    for (const c of this.connections) {
-      const hit = readCachedTools(this.cacheDir, c.config, cacheKey(c.config, ctx.workspace.root));
-      if (hit) this.cached.set(c.name, hit);
+  }
+
+  private cache(c: McpConnection): CachedTools | undefined {
+    if (!this.cached.has(c.name)) this.cached.set(c.name, readCachedTools(this.cacheDir, c.config, cacheKey(c.config, this.ctx.workspace.root)) ?? null);
+    return this.cached.get(c.name) ?? undefined;
+  }
+
+  /** For a model request that should not wait: the cached tools are registered now, if there are any. */
+  private prime(c: McpConnection): boolean {
+    if (c.status === "connected") return true;
+    if (!this.cache(c)) return false;
+    if (!this.primed.has(c.name)) {
+      this.primed.add(c.name);
+      this.syncTools(c);
     }
+    return true;
   }
 
   /** Connect every server not connected yet, in parallel; failures are reported as they happen. */
@@ -106,7 +122,7 @@ export class McpManager implements ConnectionListener {
     if (c.status !== "connected") {
       this.ctx.report({ kind: "server", name: c.name, message: redactString(`MCP server ${c.name} failed to connect: ${c.error}. Continuing without ${c.name} tools.`) });
       // What the cache promised is not there: its tools go (a call to one then says the server is not available).
-      this.cached.delete(c.name);
+      this.cached.set(c.name, null);
       this.syncTools(c);
       return;
     }
@@ -114,7 +130,7 @@ export class McpManager implements ConnectionListener {
       kind: "plugin",
       name: c.name,
       outcome: "connected",
-      detail: { transport: c.kind, ms: c.connectMs, tools: c.tools.length, prompts: c.prompts.length, server: c.serverInfo, cache: this.cached.has(c.name) ? "warm" : "cold" },
+      detail: { transport: c.kind, ms: c.connectMs, tools: c.tools.length, prompts: c.prompts.length, server: c.serverInfo, cache: this.cache(c) ? "warm" : "cold" },
     });
     this.syncTools(c);
     this.syncPrompts(c);
@@ -122,18 +138,18 @@ export class McpManager implements ConnectionListener {
   }
 
   /**
-   * Tools come from the cache now (servers with one), and from each server once it connects: the host
-   * loads a server when a call names one of its tools, when a run starts, or when everything is listed.
+   * Tools come from the cache when a model request asks whether a server is ready (servers with one),
+   * and from each server once it connects: the host loads a server when a call names one of its tools,
+   * when a run starts, or when everything is listed.
    */
   async registerTools(registrar: ToolRegistrar): Promise<void> {
     this.tools = registrar;
     for (const c of this.connections) {
-      if (this.cached.has(c.name)) this.syncTools(c);
       const prefix = prefixFor(this.parts.get(c.name)!);
       registrar.addSource({
         name: `mcp:${c.name}`,
         provides: (tool) => tool.startsWith(prefix),
-        ready: () => this.cached.has(c.name) || c.status === "connected",
+        ready: () => this.prime(c),
         load: () => this.connect(c),
       });
     }
@@ -172,7 +188,7 @@ export class McpManager implements ConnectionListener {
       pid: c.status === "connected" ? c.pid : undefined,
       skippedTools: c.skippedTools.length ? c.skippedTools.map((t) => ({ ...t })) : undefined,
       noise: c.noise || undefined,
-      cache: this.cached.has(c.name) ? { state: "warm" as const, savedAt: this.cached.get(c.name)!.savedAt } : { state: "cold" as const },
+      cache: this.cache(c) ? { state: "warm" as const, savedAt: this.cache(c)!.savedAt } : { state: "cold" as const },
     }));
   }
 
@@ -221,7 +237,7 @@ export class McpManager implements ConnectionListener {
     if (!this.tools) return;
     this.reportSkipped(c);
     const live = c.status === "connected";
-    const cache = live ? undefined : this.cached.get(c.name);
+    const cache = live ? undefined : this.cache(c);
     // Not connected (yet, or any more): what the cache says, if anything; a server that was live keeps its tools.
     const listed = live || !cache ? c.tools : cache.tools;
     const hasResources = live || !cache ? !!c.capabilities?.resources : cache.resources;
