@@ -1,7 +1,30 @@
 import { readFileSync } from "node:fs";
-import { defineConfig } from "tsup";
+import path from "node:path";
+import { defineConfig, type Options } from "tsup";
+
+type Plugin = NonNullable<Options["esbuildPlugins"]>[number];
 
 const pkg = JSON.parse(readFileSync("./package.json", "utf8")) as { version: string };
+
+/**
+ * zod's `locales` namespace holds every language's error messages (360 KB of the 755 KB zod chunk, parsed
+ * on every start); the host speaks English, so the bundle keeps `locales.en` only. A plugin that wants
+ * another language imports it from zod itself (`zod/v4/locales/fr.js`) and passes it to `z.config`.
+ */
+const englishOnlyZod: Plugin = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](core|classic)[\\/]/.test(args.importer)
+        ? { path: path.join(path.dirname(args.importer), "..", "locales", "index.js"), namespace: "zod-en" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "zod-en" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(path.join(path.dirname(args.path), "en.js"))};`,
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
 
 export default defineConfig({
   entry: {
@@ -27,4 +50,5 @@ export default defineConfig({
   // (no source file may declare a top-level binding named `require`).
   banner: { js: 'import { createRequire as __agentCreateRequire } from "node:module"; const require = __agentCreateRequire(import.meta.url);' },
   define: { __AGENT_VERSION__: JSON.stringify(pkg.version) },
+  esbuildPlugins: [englishOnlyZod],
 });
