@@ -1,7 +1,7 @@
 /** `/audit [n]`: the last audit records of this project (default 10), calls first of all. */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { defineCommand } from "../core/index.js";
+import { defineCommand, parseJsonLines } from "../core/index.js";
 import { columns, oneLine } from "./_format.js";
 
 export default defineCommand({
@@ -19,17 +19,7 @@ export default defineCommand({
     } catch {
       return `No audit log yet at ${file}.`;
     }
-    const records = text
-      .split("\n")
-      .filter(Boolean)
-      .flatMap((l) => {
-        try {
-          return [JSON.parse(l) as Record<string, unknown>];
-        } catch {
-          return []; // a torn last line after a crash
-        }
-      })
-      .slice(-n);
+    const records = parseJsonLines(text).slice(-n); // a torn last line after a crash is skipped
     const rows = records.map((r) => [String(r.time ?? "").slice(11, 19), String(r.kind ?? ""), String(r.name ?? ""), String(r.outcome ?? ""), oneLine(String(r.error ?? r.by ?? ""), 60)]);
     return [`Last ${records.length} of ${file}:`, ...columns(rows), "", "All of it: agent audit --tail N --json"].join("\n");
   },

@@ -137,7 +137,7 @@ export { redactString, summarize, isSecretKey, addSecret, REDACTED } from "./red
 export { closestNames, editDistance } from "./suggest.js";
 export { hostVersion } from "./version.js";
 export { tooDeep, MAX_CONFIG_DEPTH } from "./depth.js";
-export { parseJson, parseJsonConfig, JsonSyntaxError } from "./json.js";
+export { parseJson, parseJsonConfig, parseJsonLines, JsonSyntaxError } from "./json.js";
 export { parseSkillFile, type SkillFile, type ParsedSkill } from "./skill-file.js";
 export { parseYaml, MAX_YAML_NODES } from "./yaml.js";
 export { splitToolList, toolRules } from "./tool-names.js";

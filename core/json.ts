@@ -62,3 +62,21 @@ export async function parseJsonConfig(text: string, file: string): Promise<unkno
     throw new ConfigError(file, [{ path: "", message: `could not be parsed as JSON: ${(err as Error).message}` }]);
   }
 }
+
+/**
+ * The records of a JSON Lines file (the audit log, a transcript): one object per line; a line that does
+ * not parse (torn by a crash mid-write) or is not an object is skipped.
+ */
+export function parseJsonLines(text: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      const v: unknown = JSON.parse(line);
+      if (v && typeof v === "object" && !Array.isArray(v)) out.push(v as Record<string, unknown>);
+    } catch {
+      // torn line: skipped
+    }
+  }
+  return out;
+}

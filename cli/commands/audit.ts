@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { AgentError, patternMatcher, type PreparedHost } from "../../core/index.js";
+import { AgentError, parseJsonLines, patternMatcher, type PreparedHost } from "../../core/index.js";
 import { oneLine, table } from "../format.js";
 import { defineAppCommand } from "./_define.js";
 
@@ -69,16 +69,7 @@ async function show(values: Values, ctx: { prepare(): Promise<PreparedHost> }): 
     process.stderr.write(`agent: no audit log yet at ${file}\n`);
     return 0;
   }
-  const all = readFileSync(file, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .flatMap((l) => {
-      try {
-        return [JSON.parse(l) as Record<string, unknown>];
-      } catch {
-        return []; // a torn last line after a power cut: skip it
-      }
-    });
+  const all = parseJsonLines(readFileSync(file, "utf8")); // a torn last line after a power cut is skipped
   // A tool or outcome filter is about calls whatever --all says; other kinds have no outcome of that sense.
   const callsOnly = !values.all || tool !== undefined || outcomes !== undefined;
   const kept = all.filter(
