@@ -13,13 +13,15 @@ import { createPermissionAsker, hostAware } from "./render/permission-prompt.js"
 import { createPrettyRenderer } from "./render/pretty.js";
 import { Terminal } from "./terminal.js";
 import { version, type AppContext } from "./context.js";
-import { onCtrlC } from "./commands/run.js";
+import { onCtrlC, resumeFromFlags, type SessionFlags } from "./commands/run.js";
 
 export interface SessionOptions {
   model?: string;
   systemPrompt?: string;
   /** Sent as if typed first (`agent "explain this project"`). */
   firstPrompt?: string;
+  /** `-c`, `--resume <id>`, `--fork-session`. */
+  session?: SessionFlags;
 }
 
 export async function runInteractive(ctx: Pick<AppContext, "openHost">, options: SessionOptions = {}): Promise<number> {
@@ -53,6 +55,7 @@ export async function runInteractive(ctx: Pick<AppContext, "openHost">, options:
   try {
     term.open(path.join(host.workspace.root, ".agent", "history"), (line: string) => complete(host, line));
     banner(host, s);
+    await resumeFromFlags(host, options.session ?? {}, (level, message) => process.stdout.write(`${level === "warn" ? s.yellow(message) : s.gray(message)}\n`));
     let first = options.firstPrompt;
     for (;;) {
       const input = first ?? (await term.readInput());

@@ -32,7 +32,7 @@ function rootHelp(plugins: { plugin: string; command: CliCommand<any> }[], note?
   return [
     "Usage: agent [command] [options]",
     '       agent -p "<prompt>" [run options]    (the same as agent run -p)',
-    '       agent ["<prompt>"] [--model <m>] [--system-prompt <text>]     (a session)',
+    '       agent ["<prompt>"] [--model <m>] [--system-prompt <text>] [-c | --resume <id>]     (a session)',
     "",
     "With no command in a terminal, starts an interactive session (with a first prompt, if given).",
     "",

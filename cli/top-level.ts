@@ -5,19 +5,21 @@
  */
 import { AgentError, type CliCommand } from "../core/index.js";
 import { defineAppCommand } from "./commands/_define.js";
-import runCommand from "./commands/run.js";
+import runCommand, { SESSION_OPTIONS, checkSessionFlags } from "./commands/run.js";
 
 const PRINT = new Set(["-p", "--print", "--prompt"]);
 
 export const sessionCommand = defineAppCommand({
   name: "agent",
   description: "An interactive session in the terminal (the same options as agent run where they make sense).",
-  usage: '["<first prompt>"] [--model <m>] [--system-prompt <text>]',
+  usage: '["<first prompt>"] [--model <m>] [--system-prompt <text>] [-c | --resume <id>] [--fork-session]',
   options: {
     model: { type: "string", short: "m", valueName: "<p:m>", description: "provider:model or an alias (sonnet, opus, haiku, gpt, …)" },
     "system-prompt": { type: "string", valueName: "<text>", description: "replace the system prompt for this session" },
+    ...SESSION_OPTIONS,
   },
   async run(ctx) {
+    checkSessionFlags(ctx.values);
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       throw new AgentError("E_USAGE", 'no terminal for an interactive session. Use: agent -p "..."');
     }
@@ -26,6 +28,7 @@ export const sessionCommand = defineAppCommand({
       model: ctx.values.model,
       systemPrompt: ctx.values["system-prompt"],
       firstPrompt: ctx.positionals.length ? ctx.positionals.join(" ") : undefined,
+      session: { continue: ctx.values.continue, resume: ctx.values.resume, "fork-session": ctx.values["fork-session"] },
     });
   },
 });

@@ -82,9 +82,16 @@ export class AuditLog {
 
   constructor(
     readonly file: string | undefined,
-    readonly sessionId: string,
+    public sessionId: string,
     private readonly onError: (message: string) => void = () => {},
   ) {}
+
+  /** The conversation went on as another session (resumed, forked): later records carry its id. */
+  setSession(id: string): void {
+    this.flush();
+    this.sessionId = id;
+    this.sessionJson = undefined;
+  }
 
   /** Write a record now (with any queued before it, in order). */
   write(record: AuditRecord): void {

@@ -89,6 +89,24 @@ const PluginTimeoutsSchema = z.strictObject({
   shutdownMs: PositiveInt.optional(),
 });
 
+export const SessionsConfigSchema = z.strictObject({
+  /** false: conversations are not saved (nothing to continue or resume). */
+  enabled: z.boolean().optional(),
+  /** Sessions last written more than this many days ago are deleted when a new one starts (0: never); default 30. */
+  maxAgeDays: z.number().int().nonnegative().optional(),
+  /** At most this many sessions are kept per project, the newest (0: no limit); default 100. */
+  maxCount: z.number().int().nonnegative().optional(),
+});
+
+export const CompactionConfigSchema = z.strictObject({
+  /** false: never compact on its own (a context-length error still compacts once); default true. */
+  auto: z.boolean().optional(),
+  /** Compact when a request is estimated above this share of the context window; default 0.8. */
+  threshold: z.number().min(0.1).max(0.95).optional(),
+  /** Tokens of recent turns kept verbatim; default 30% of the window. */
+  keepRecentTokens: PositiveInt.optional(),
+});
+
 /** Core's keys; a file may hold plugin sections beside them (checked once the plugins are known). */
 export const CORE_CONFIG_SHAPE = {
   /** `provider:model`, e.g. `openai:gpt-5.4` or `anthropic:claude-sonnet-5-5`, or a model alias (`sonnet`). */
@@ -99,6 +117,10 @@ export const CORE_CONFIG_SHAPE = {
     .optional(),
   systemPrompt: z.string().optional(),
   maxTurns: PositiveInt.optional(),
+  /** The model's context window in tokens, for a model the built-in table does not know (a local model). */
+  contextWindow: z.number().int().min(1000).optional(),
+  compaction: CompactionConfigSchema.optional(),
+  sessions: SessionsConfigSchema.optional(),
   plugins: z.array(PluginEntrySchema).optional(),
   /** Plugins not to load (built-ins too), by name or by their config entry. A disabled plugin is not even imported. */
   disabledPlugins: z.array(z.string().min(1)).optional(),

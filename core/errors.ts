@@ -28,6 +28,8 @@ export type ModelErrorCode =
   | "E_MODEL_NOT_FOUND"
   /** 400/422 and other client errors: the request was refused as it is. */
   | "E_MODEL_BAD_REQUEST"
+  /** The request is longer than the model's context window (the loop compacts the conversation once and retries). */
+  | "E_MODEL_CONTEXT_LENGTH"
   /** 429: rate limited. Retryable. */
   | "E_MODEL_RATE_LIMIT"
   /** 5xx, 529 overloaded, in-stream server errors. Retryable. */

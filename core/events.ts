@@ -52,6 +52,24 @@ export type AgentEvent =
   | { type: "skills_trimmed"; budget: number; listed: number; shortened: string[]; leftOut: string[] }
   /** A plugin asked to allow more for the rest of the session (e.g. a skill's allowed-tools), and the answer. */
   | { type: "permission_grant"; plugin: string; rules: string[]; reason: string; decision: "allow" | "deny"; by: string }
+  /**
+   * The conversation was compacted to fit the context window: `trigger` manual (`/compact`) or auto (the
+   * threshold, or `context_length`: the API refused the request as too long); sizes are estimates in tokens.
+   */
+  | {
+      type: "compaction";
+      trigger: "manual" | "auto";
+      cause: "manual" | "threshold" | "context_length";
+      tokensBefore: number;
+      tokensAfter: number;
+      window: number;
+      messagesBefore: number;
+      messagesAfter: number;
+      /** Messages replaced by the summary (0: only tool results were shortened). */
+      summarized: number;
+      /** Tool results shortened (head and tail kept). */
+      shortened: number;
+    }
   | { type: "error"; code: string; message: string }
   | {
       type: "session_end";

@@ -89,6 +89,15 @@ export class Gate {
     return this.permissions.requestGrant(plugin, rules, reason, policy);
   }
 
+  canAsk(): boolean {
+    return this.permissions.canAsk();
+  }
+
+  /** See `Permissions.askInput`: a plugin's question to the user. */
+  askInput(plugin: string, question: string): Promise<string | null> {
+    return this.permissions.askInput(plugin, question);
+  }
+
   /** Adopt new permission rules and defaults (after plugins adjusted the config). */
   reconfigure(update: Pick<GateDeps, "rules" | "defaults">): void {
     this.deps.rules = update.rules;

@@ -9,8 +9,8 @@ import type { PermissionMode } from "./types.js";
 /** The conversation starts: the first run of a session, or the first after `session.clear()`. */
 export interface SessionStartInfo {
   readonly sessionId: string;
-  /** `startup`: the session's first run; `clear`: the first run after the conversation was cleared. */
-  readonly source: "startup" | "clear";
+  /** `startup`: the session's first run; `clear`: the first run after the conversation was cleared; `resume`: the first after a saved session was resumed. */
+  readonly source: "startup" | "clear" | "resume";
   /** `provider:model` of the run that starts it. */
   readonly model: string;
   readonly cwd: string;
@@ -132,5 +132,8 @@ export interface CompactInfo {
   readonly mode: PermissionMode;
 }
 
-/** `block`: the conversation is not compacted; the reason is shown to the user. */
-export type CompactDecision = { block: string };
+/**
+ * `block`: the conversation is not compacted; the reason is shown to the user. `instructions`: added to
+ * what the summary is asked to keep (several handlers' instructions are joined).
+ */
+export type CompactDecision = { block: string } | { instructions: string };

@@ -5,6 +5,8 @@ import type { ConfigOrigin } from "./claude-settings.js";
 import type { AgentEvent, StopReason } from "./events.js";
 import type { HookTable } from "./hooks.js";
 import type { ModelMessage, ModelProvider } from "./model.js";
+import type { CompactOutcome } from "./compaction.js";
+import type { ResumeResult } from "./session-recorder.js";
 import type { HostProblem, Plugin, PluginFactory, PluginStatus } from "./plugin-types.js";
 import type { CliCommand } from "./cli-types.js";
 import type {
@@ -71,6 +73,23 @@ export interface AgentSession {
   readonly running: boolean;
   /** Forget the conversation (usage totals are kept); `sessionEnd` handlers hear of it (reason `clear`). */
   clear(): void;
+  /**
+   * The transcript of this conversation (`.agent/sessions/<id>.jsonl` under the project root), written
+   * from its first message on; undefined when sessions are off (config `sessions.enabled: false`).
+   */
+  readonly transcriptPath: string | undefined;
+  /**
+   * Continue a saved session of this project: an id, the start of exactly one id, or `last` (the newest).
+   * Its conversation replaces this one and goes on under its id; with `fork`, as a new session (a copy).
+   * A damaged tail is dropped and said in `damaged`. Throws `E_USAGE` for no such session.
+   */
+  resume(idOrPrefix: string, options?: { fork?: boolean }): Promise<ResumeResult>;
+  /**
+   * Compact the conversation now (as `/compact` does): older turns summarised by the model, recent ones
+   * kept. `instructions`: what the summary must keep. Resolves with what was done (never rejects for a
+   * failed summary: `ok: false` and a `reason`).
+   */
+  compact(options?: { instructions?: string; signal?: AbortSignal; model?: string }): Promise<CompactOutcome>;
 }
 
 /**
@@ -197,6 +216,8 @@ export interface PreparedHost {
   readonly configOrigins: readonly ConfigOrigin[];
   readonly configDir: string;
   readonly projectRoot: string;
+  /** The user config folder read (user-level instructions live there), undefined when user config is off. */
+  readonly userConfigDir?: string;
   readonly plugins: readonly PluginStatus[];
   readonly problems: readonly HostProblem[];
   /** The CLI subcommands plugins declare (`agent <name>`), with the plugin that owns each. */

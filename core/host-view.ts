@@ -39,7 +39,9 @@ export function pluginHostView(host: Host): PluginHost {
     config: host.config,
     configFiles: host.configFiles,
     configOrigins: host.configOrigins,
-    sessionId: host.sessionId,
+    get sessionId() {
+      return host.sessionId;
+    },
     workspace: host.workspace,
     tools,
     commands,

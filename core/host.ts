@@ -22,10 +22,9 @@ import { ProcessScope } from "./processes.js";
 import { addSecret, forgetEnvSecrets } from "./redact.js";
 import { createRegistrars, type Registries } from "./host-registrars.js";
 import { commandRegistry, providerRegistry, skillRegistry, toolRegistry } from "./registry.js";
-import { createSession } from "./session.js";
+import { sessionParts } from "./session-parts.js";
 import { ToolSources } from "./tool-sources.js";
 import { SessionLifecycle } from "./session-lifecycle.js";
-import type { RunControl } from "./loop.js";
 import { PERMISSION_MODES, type Logger, type PermissionMode } from "./types.js";
 import { createWorkspaceHandle } from "./workspace.js";
 
@@ -44,7 +43,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   const options = { ...state.options, ...definedOnly(openOptions) };
   const { loaded, hooks, problems, failed } = state;
   const config = freezeCopy(state.config);
-  const sessionId = options.sessionId ?? randomUUID();
+  let sessionId = options.sessionId ?? randomUUID();
   const workspaceHandle = createWorkspaceHandle(loaded.projectRoot, config.workspace?.roots ?? []);
   const workspace = workspaceHandle.workspace;
   const processes = new ProcessScope();
@@ -129,7 +128,9 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     hooks,
     audit,
     workspace,
-    sessionId,
+    get sessionId() {
+      return sessionId;
+    },
     processes,
     logFor,
     emit,
@@ -170,15 +171,32 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
 
   let closed: Promise<void> | undefined;
   const lifecycle = new SessionLifecycle(hooks, () => ({ sessionId, cwd: workspace.root, mode: gate.mode }));
-  const control: RunControl = { lifecycle };
-  const session = createSession(sessionId, () => config.model, () => void lifecycle.end("clear"));
+  const { session, control } = sessionParts({
+    config,
+    root: workspace.root,
+    cwd: state.cwd,
+    userConfigDir: loaded.userConfigDir,
+    hooks,
+    lifecycle,
+    id: () => sessionId,
+    mode: () => gate.mode,
+    emit,
+    host: () => host,
+    switchTo: async (id) => {
+      await lifecycle.resume();
+      sessionId = id;
+      audit.setSession(id);
+    },
+  });
 
   const host: Host = {
     cwd: state.cwd,
     config,
     configFiles: Object.freeze([...state.files]),
     configOrigins: Object.freeze(state.loaded.origins.map((o) => Object.freeze({ ...o }))),
-    sessionId,
+    get sessionId() {
+      return sessionId;
+    },
     workspace,
     hooks: pluginHookView(hooks, "host", 0, state.driver),
     tools: {
@@ -224,6 +242,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       closed ??= (async () => {
         // The conversation ends while plugins and their processes are still up.
         await lifecycle.end("close");
+        control.recorder?.close();
         await hooks.shutdown.promise().catch(() => {});
         await processes.dispose();
         audit.close();
@@ -255,6 +274,8 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       return real;
     },
     requestGrant: (plugin, rules, reason) => gate.requestGrant(plugin, rules, reason, config.permissions?.grants ?? "ask"),
+    askUser: (plugin, question) => gate.askInput(plugin, question),
+    canAskUser: () => gate.canAsk(),
     stopRun: (plugin, reason) => {
       if (!control.current) return false;
       control.current.requestStop(plugin, reason);
@@ -297,6 +318,8 @@ interface SetupParts {
   sources: ToolSources;
   addReadRoot(plugin: string, dir: string, reason: string): string;
   requestGrant(plugin: string, rules: readonly unknown[], reason: string): Promise<boolean>;
+  askUser(plugin: string, question: string): Promise<string | null>;
+  canAskUser(): boolean;
   stopRun(plugin: string, reason: string): boolean;
 }
 
@@ -327,6 +350,8 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     addReadRoot: (dir: string, reason: string) => parts.addReadRoot(p.name, String(dir), String(reason)),
     addSecret: (value: string, label: string) => addSecret(value, String(label)),
     requestGrant,
+    askUser: (question: string) => parts.askUser(p.name, String(question)),
+    canAskUser: () => parts.canAskUser(),
     stopRun: (reason: string) => parts.stopRun(p.name, String(reason)),
     emit,
     audit: (r: PluginAuditRecord) =>

@@ -32,6 +32,7 @@ export type {
   PermissionRequest,
   GrantRequest,
   PermissionAsker,
+  InputRequest,
   CommandDefinition,
   CommandResult,
   CommandContext,
@@ -108,6 +109,12 @@ export type {
   ModelErrorCode,
 } from "./model.js";
 export { resolveModel, systemPrompt, DEFAULT_MAX_TURNS } from "./run-setup.js";
+export { listSessions, findSession, readSession, sessionsDir, sessionFile, pruneSessions, SESSIONS_DIR, DEFAULT_SESSION_MAX_AGE_DAYS, DEFAULT_SESSION_MAX_COUNT } from "./session-store.js";
+export type { SessionSummary, SessionMeta, SessionRecord, LoadedSession } from "./session-store.js";
+export type { ResumeResult } from "./session-recorder.js";
+export type { CompactOutcome } from "./compaction.js";
+export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_COMPACT_THRESHOLD } from "./context-window.js";
+export { loadInstructions, INSTRUCTION_NAMES, type Instructions, type InstructionFile } from "./instructions.js";
 export { BUILTIN_MODEL_ALIASES, expandModelAlias, modelAliases } from "./model-aliases.js";
 export {
   AgentConfigSchema,

@@ -66,9 +66,18 @@ export function addLocalAllowRules(projectRoot: string, rules: readonly string[]
 }
 
 function ensureIgnored(dir: string): void {
-  const gitignore = path.join(dir, ".gitignore");
+  ensureAgentIgnores(dir, IGNORED);
+}
+
+/**
+ * Make `.agent/.gitignore` (in `agentDir`, the project's `.agent` folder) list `entry` (a file name, or a
+ * folder as `name/`), whatever the project's own .gitignore says: what is there is this machine's own.
+ */
+export function ensureAgentIgnores(agentDir: string, entry: string): void {
+  const gitignore = path.join(agentDir, ".gitignore");
   const text = existsSync(gitignore) ? readFileSync(gitignore, "utf8") : "";
-  if (text.split(/\r?\n/).some((l) => l.trim() === IGNORED || l.trim() === `/${IGNORED}`)) return;
-  const head = text ? (text.endsWith("\n") ? "" : "\n") : "# Written by agent-host: this machine's own settings, not shared.\n";
-  writeFileSync(gitignore, `${text}${head}${IGNORED}\n`);
+  const bare = entry.replace(/\/$/, "");
+  if (text.split(/\r?\n/).some((l) => [bare, `/${bare}`, `${bare}/`, `/${bare}/`].includes(l.trim()))) return;
+  const head = text ? (text.endsWith("\n") ? "" : "\n") : "# Written by agent-host: this machine's own settings and sessions, not shared.\n";
+  writeFileSync(gitignore, `${text}${head}${entry}\n`);
 }

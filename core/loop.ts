@@ -3,43 +3,30 @@
  * gate, feed the results back, until the model stops calling tools (or the turn limit, a failure or
  * the user stops it). Loaded lazily by `host.run`.
  *
- * Context: the loop builds the base request (system prompt, `AGENTS.md`, every registered tool) and
- * hands it to the `beforeModelRequest` waterfall, where plugins add or rewrite (skills, compaction...).
- * Retries of failed model requests happen here and only here.
+ * Context: the loop builds the base request (system prompt, instruction files, every registered tool)
+ * and hands it to the `beforeModelRequest` waterfall, where plugins add or rewrite (skills...); a request
+ * estimated near the context window is compacted first, and one refused as too long is compacted and
+ * sent again once (context-manager.ts). Each finished step goes to the session transcript. Retries of
+ * failed model requests are model-turn.ts's.
  */
 import { AgentError, errorMessage } from "./errors.js";
 import type { StopReason } from "./events.js";
-import { debugChain, sleep, toModelError, withNote } from "./loop-util.js";
+import { isContextLengthError } from "./context-manager.js";
+import { debugChain, withNote } from "./loop-util.js";
+import { Aborted, streamWithRetries, type TurnOutput } from "./model-turn.js";
 import { contextBlocks, type SessionLifecycle } from "./session-lifecycle.js";
-import {
-  ModelError,
-  parseModelRef,
-  type ModelMessage,
-  type ModelProvider,
-  type ModelRequest,
-  type ModelStopReason,
-  type ModelToolCall,
-  type ModelUsage,
-} from "./model.js";
+import type { RunControl } from "./session-parts.js";
+import type { ModelError, ModelMessage, ModelProvider, ModelRequest, ModelToolCall, ModelUsage } from "./model.js";
 import type { RawHooks } from "./hooks.js";
-import type { AgentSession, Host, PluginHost, RunOptions, RunResult } from "./host-types.js";
+import type { AgentSession, Host, RunOptions, RunResult } from "./host-types.js";
 import type { JsonSchema, ToolResult } from "./types.js";
 import { DEFAULT_MAX_TURNS, resolveModel, systemPrompt } from "./run-setup.js";
-
-const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
-const DEFAULT_RETRY = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
-/** A server asking us to wait longer than this is not waited for: the error is reported instead. */
-const MAX_RETRY_AFTER_MS = 60_000;
 /** `stop` handlers may make a run go on this many times in a row (Claude Code's bound); then it ends. */
 export const MAX_STOP_CONTINUATIONS = 8;
 /** How long a run's first request waits for tool sources without cached tools (config `tools.loadWaitMs`). */
 export const DEFAULT_LOAD_WAIT_MS = 3000;
 
-/** What the host keeps for runs: the conversation's lifecycle, and the run in progress (for `ctx.stopRun`). */
-export interface RunControl {
-  lifecycle: SessionLifecycle;
-  current?: { requestStop(plugin: string, reason: string): void };
-}
+export type { RunControl };
 
 type MutableSession = { -readonly [K in keyof AgentSession]: AgentSession[K] };
 
@@ -51,7 +38,7 @@ export async function runAgent(host: Host, hooks: RawHooks, control: RunControl,
   if (!Number.isInteger(maxTurns) || maxTurns < 1) throw new AgentError("E_USAGE", `maxTurns must be a positive integer; got ${maxTurns}.`);
 
   session.running = true;
-  const run = new Run(host, hooks, control.lifecycle, session, { ref, provider, model, maxTurns, options });
+  const run = new Run(host, hooks, control, session, { ref, provider, model, maxTurns, options });
   control.current = run;
   try {
     return await run.execute(prompt);
@@ -69,20 +56,6 @@ interface RunSetup {
   options: RunOptions;
 }
 
-interface TurnOutput {
-  text: string;
-  toolCalls: ModelToolCall[];
-  stop: ModelStopReason;
-  usage?: ModelUsage;
-}
-
-/** Thrown inside a run when the user cancelled; never escapes `execute`. */
-class Aborted extends Error {
-  /** Text the model had streamed when the user cancelled. */
-  constructor(readonly partial = "") {
-    super("aborted");
-  }
-}
 
 class Run {
   private readonly started = performance.now();
@@ -94,15 +67,23 @@ class Run {
   /** Set by a plugin's `ctx.stopRun`, or a blocked prompt: the run ends at the next step. */
   private stoppedBy: { plugin: string; reason: string } | undefined;
   private continuations = 0;
+  private compactFailed = false;
+  private readonly lifecycle: SessionLifecycle;
 
   constructor(
     private readonly host: Host,
     private readonly hooks: RawHooks,
-    private readonly lifecycle: SessionLifecycle,
+    private readonly control: RunControl,
     private readonly session: MutableSession,
     private readonly setup: RunSetup,
   ) {
     this.signal = setup.options.signal ?? new AbortController().signal;
+    this.lifecycle = control.lifecycle;
+  }
+
+  /** A finished step goes to the transcript (one write, fsync) before the loop goes on. */
+  private persist(): void {
+    this.control.recorder?.sync(this.session.messages);
   }
 
   requestStop(plugin: string, reason: string): void {
@@ -127,7 +108,8 @@ class Run {
         reason = "stopped";
       } else {
         session.messages.push({ role: "user", content: submitted.content });
-        const base = await systemPrompt(host, setup.options.systemPrompt);
+        this.persist();
+        const base = await systemPrompt(host, setup.options.systemPrompt, { cwd: host.cwd, userConfigDir: this.control.userConfigDir });
         reason = await this.loop(context.length ? `${base}\n\n${contextBlocks(context)}` : base);
       }
     } catch (err) {
@@ -140,6 +122,8 @@ class Run {
       }
     }
 
+    // Whatever ended the run (a cancel keeps the partial answer), the conversation as it stands is saved.
+    this.persist();
     const result: RunResult = {
       reason,
       ok: reason === "end_turn",
@@ -187,17 +171,11 @@ class Run {
       this.turns++;
       host.emit({ type: "turn_start", turn: this.turns, model: setup.ref });
       const loading = await this.toolsLoading();
-      const base: ModelRequest = {
-        model: setup.model,
-        system: loading.length ? `${system}\n\nTools still loading (they join a later turn): ${loading.join(", ")}.` : system,
-        messages: [...session.messages],
-        tools: host.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as JsonSchema })),
-      };
-      const request = this.hooks.beforeModelRequest.isUsed() ? await this.hooks.beforeModelRequest.promise(base) : base;
+      const sys = loading.length ? `${system}\n\nTools still loading (they join a later turn): ${loading.join(", ")}.` : system;
 
       let turn: TurnOutput;
       try {
-        turn = await this.streamWithRetries(request);
+        turn = await this.requestTurn(sys);
       } catch (err) {
         if (err instanceof Aborted) this.keepPartialText(err.partial);
         throw err;
@@ -208,6 +186,7 @@ class Run {
       session.messages.push({ role: "assistant", content: turn.text, ...(turn.toolCalls.length ? { toolCalls: turn.toolCalls } : {}) });
 
       if (turn.toolCalls.length === 0) {
+        this.persist();
         if (turn.stop === "max_tokens") return "max_tokens";
         // `stop` handlers may make the run go on, with a message for the model; bounded.
         const more = await this.lifecycle.stop({ stopHookActive: this.continuations > 0, lastMessage: turn.text, turns: this.turns, signal: this.signal });
@@ -218,14 +197,64 @@ class Run {
         }
         if (this.turns >= setup.maxTurns) return "max_turns";
         session.messages.push({ role: "user", content: more });
+        this.persist();
         continue;
       }
 
       // Results always go into the conversation (even when cancelled) so it stays valid for the next prompt.
       session.messages.push(...(await this.runTools(turn.toolCalls)));
+      this.persist();
       if (this.signal.aborted) throw new Aborted();
       if (this.turns >= setup.maxTurns) return "max_turns";
     }
+  }
+
+  private async buildRequest(system: string): Promise<ModelRequest> {
+    const base: ModelRequest = {
+      model: this.setup.model,
+      system,
+      messages: [...this.session.messages],
+      tools: this.host.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as JsonSchema })),
+    };
+    return this.hooks.beforeModelRequest.isUsed() ? await this.hooks.beforeModelRequest.promise(base) : base;
+  }
+
+  /**
+   * The request for this turn, compacted first when it is estimated near the window; a refusal as too
+   * long compacts once more and sends it again (once), instead of ending the run.
+   */
+  private async requestTurn(system: string): Promise<TurnOutput> {
+    const ctx = this.control.context;
+    let request = await this.buildRequest(system);
+    if (ctx && !this.compactFailed && ctx.overThreshold(this.setup.ref, ctx.measure(request))) {
+      const done = await this.compact(request, "threshold");
+      // One that did not work (blocked, nothing to summarise, the summary failed) is not tried again this run.
+      if (done) request = await this.buildRequest(system);
+      else this.compactFailed = true;
+    }
+    const turn = { provider: this.setup.provider, signal: this.signal, emit: this.host.emit, retry: this.setup.options.retry, idleTimeoutMs: this.setup.options.idleTimeoutMs };
+    ctx?.measure(request);
+    try {
+      return await streamWithRetries(request, turn);
+    } catch (err) {
+      if (!ctx || !isContextLengthError(err)) throw err;
+      const hint = `the conversation is assumed to fit in ${ctx.window(this.setup.ref)} tokens; if the model's window is smaller, set contextWindow in the config`;
+      if (!(await this.compact(request, "context_length"))) throw withNote(err as ModelError, `compacting the conversation did not work; ${hint}`);
+      request = await this.buildRequest(system);
+      ctx.measure(request);
+      try {
+        return await streamWithRetries(request, turn);
+      } catch (again) {
+        throw isContextLengthError(again) ? withNote(again as ModelError, `still too long after compacting once; ${hint}`) : again;
+      }
+    }
+  }
+
+  private async compact(request: ModelRequest, cause: "threshold" | "context_length"): Promise<boolean> {
+    const { ref, provider } = this.setup;
+    const outcome = await this.control.context!.compact(this.session, { trigger: "auto", cause, provider, ref, request, signal: this.signal });
+    if (this.signal.aborted) throw new Aborted();
+    return outcome.ok;
   }
 
   private stopNotice(): StopReason {
@@ -243,6 +272,8 @@ class Run {
 
   private addUsage(u: ModelUsage | undefined): void {
     if (!u) return;
+    this.control.recorder?.usage(u);
+    this.control.context?.estimator.reported(u.inputTokens);
     this.usage.inputTokens += u.inputTokens;
     this.usage.outputTokens += u.outputTokens;
     this.session.usage.inputTokens += u.inputTokens;
@@ -256,86 +287,6 @@ class Run {
       ...(u.cacheReadTokens ? { cacheReadTokens: u.cacheReadTokens } : {}),
       ...(u.cacheWriteTokens ? { cacheWriteTokens: u.cacheWriteTokens } : {}),
     });
-  }
-
-  /** One model turn, retried with backoff on retryable failures (429, 5xx, network, broken or silent stream). */
-  private async streamWithRetries(request: ModelRequest): Promise<TurnOutput> {
-    const retry = { ...DEFAULT_RETRY, ...this.setup.options.retry };
-    for (let attempt = 1; ; attempt++) {
-      let err: ModelError;
-      try {
-        return await this.streamOnce(request);
-      } catch (e) {
-        if (e instanceof Aborted) throw e;
-        err = toModelError(e, this.setup.provider.name);
-      }
-      if (!err.retryable || attempt >= retry.maxAttempts) {
-        throw attempt > 1 ? withNote(err, `gave up after ${attempt} attempts`) : err;
-      }
-      if (err.retryAfterMs !== undefined && err.retryAfterMs > MAX_RETRY_AFTER_MS) {
-        throw withNote(err, `the server asked to wait ${Math.ceil(err.retryAfterMs / 1000)} s; not retrying`);
-      }
-      const backoff = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1)) * (0.8 + Math.random() * 0.4);
-      const delayMs = Math.round(err.retryAfterMs ?? backoff);
-      this.host.emit({ type: "retry", attempt, maxAttempts: retry.maxAttempts, delayMs, code: err.code, message: err.message });
-      if (!(await sleep(delayMs, this.signal))) throw new Aborted();
-    }
-  }
-
-  private async streamOnce(request: ModelRequest): Promise<TurnOutput> {
-    const idleMs = this.setup.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-    const idle = new AbortController();
-    const signal = AbortSignal.any([this.signal, idle.signal]);
-    // One timer, re-armed lazily: cheaper than resetting a timeout on every delta.
-    let lastEvent = performance.now();
-    let timer: NodeJS.Timeout;
-    const arm = (ms: number) => {
-      timer = setTimeout(() => {
-        const silent = performance.now() - lastEvent;
-        if (silent >= idleMs) idle.abort();
-        else arm(idleMs - silent);
-      }, ms);
-    };
-    arm(idleMs);
-
-    const out: TurnOutput = { text: "", toolCalls: [], stop: "end_turn" };
-    let stopped = false;
-    try {
-      for await (const ev of this.setup.provider.stream(request, { signal })) {
-        lastEvent = performance.now();
-        if (signal.aborted) break;
-        switch (ev.type) {
-          case "text_delta":
-            if (!ev.text) break;
-            out.text += ev.text;
-            this.host.emit({ type: "text_delta", text: ev.text });
-            break;
-          case "tool_call":
-            out.toolCalls.push(ev.call);
-            break;
-          case "usage":
-            out.usage = ev.usage;
-            break;
-          case "stop":
-            out.stop = ev.reason;
-            stopped = true;
-            break;
-        }
-      }
-    } catch (err) {
-      if (!signal.aborted) throw err;
-    } finally {
-      clearTimeout(timer!);
-    }
-    // SDKs may end a stream quietly when its signal fires: check why it ended.
-    if (this.signal.aborted) throw new Aborted(out.text);
-    if (idle.signal.aborted) {
-      throw new ModelError("E_MODEL_TIMEOUT", `${this.setup.provider.name} sent nothing for ${Math.round(idleMs / 1000)} s; the request was dropped.`, {
-        provider: this.setup.provider.name,
-      });
-    }
-    if (!stopped) out.stop = out.toolCalls.length ? "tool_use" : "end_turn";
-    return out;
   }
 
   /**

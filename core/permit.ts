@@ -92,6 +92,23 @@ export class Permissions {
     return decision === "allow";
   }
 
+  /** Whether a question would reach someone (an asker is installed: a terminal). */
+  canAsk(): boolean {
+    return !!this.asker;
+  }
+
+  /** A plugin's question to the user (`ctx.askUser`): the text typed, or null (no terminal, cancelled, a failing asker). */
+  async askInput(plugin: string, question: string): Promise<string | null> {
+    if (!this.asker) return null;
+    try {
+      const a = await this.asker({ kind: "input", plugin, question: String(question) });
+      return typeof a === "object" && a !== null && a.decision === "answer" && typeof a.text === "string" ? a.text : null;
+    } catch (err) {
+      this.deps.emit({ type: "notice", level: "warn", source: "permissions", message: `prompt failed: ${errorMessage(err)}` });
+      return null;
+    }
+  }
+
   /** What pattern rules match for this call; a `SubjectFailure` when the tool's permissionSubject threw. */
   /** A promise only for tools whose permissionSubject is async (run_command parses the shell line). */
   subjects(tool: ToolEntry, input: unknown): Subjects | Promise<Subjects> {
@@ -255,7 +272,7 @@ export class Permissions {
     const decision = isAllow(answer) ? "allow" : "deny";
     this.deps.emit({ type: "permission_decision", callId, name: tool.name, decision, by: "user" });
     if (decision === "deny") {
-      const said = typeof answer === "object" && answer && typeof answer.message === "string" && answer.message.trim() ? ` The user says: ${answer.message.trim()}` : "";
+      const said = typeof answer === "object" && answer && "message" in answer && typeof answer.message === "string" && answer.message.trim() ? ` The user says: ${answer.message.trim()}` : "";
       return { decision, by: "user", message: `Permission denied by the user: ${what} was not run.${said}` };
     }
     const by = answer === "allow_project" ? `user:project:${exact.join(", ")}` : answer === "allow_session" ? `user:session:${suggestedRule}` : "user:once";

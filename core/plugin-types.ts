@@ -216,6 +216,15 @@ export interface PluginContext<O = Record<string, unknown>> {
    * terminal), `allow` grants, `deny` refuses. Resolves true when granted; audited and emitted either way.
    */
   requestGrant(request: { rules: string[]; reason: string }): Promise<boolean>;
+  /**
+   * Ask the user one line of text (an MCP server's form field, a confirmation), through the host's
+   * prompt: in the interactive session inline, in `agent run`/`agent call` on the terminal. Resolves
+   * with what was typed, or null when nobody can answer (headless, no terminal) or the user cancelled.
+   * `question` is shown as is (its last line is the prompt). Questions are asked one at a time.
+   */
+  askUser(question: string): Promise<string | null>;
+  /** Whether `askUser` would reach someone now (a terminal is there to answer); false headless. */
+  canAskUser(): boolean;
   /** A value that is a secret (a token the plugin got): redacted from the audit log, logs and CLI output. */
   addSecret(value: string, label: string): void;
   /**

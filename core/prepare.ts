@@ -146,6 +146,7 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
     configOrigins: Object.freeze(loaded.origins.map((o) => Object.freeze({ ...o }))),
     configDir: loaded.configDir,
     projectRoot: loaded.projectRoot,
+    userConfigDir: loaded.userConfigDir,
     get plugins() {
       return statuses();
     },

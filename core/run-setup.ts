@@ -2,15 +2,13 @@
  * What a run needs before the loop starts, kept apart from the loop so the CLI and plugins can use it
  * without loading the loop: the model reference resolved to a provider, and the system prompt.
  */
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { AgentError } from "./errors.js";
+import { loadInstructions } from "./instructions.js";
 import type { PluginHost } from "./host-types.js";
 import { expandModelAlias, unknownAliasMessage } from "./model-aliases.js";
 import { parseModelRef, type ModelProvider } from "./model.js";
 
 export const DEFAULT_MAX_TURNS = 50;
-const AGENTS_MD_MAX_BYTES = 64 * 1024;
 
 export const NO_MODEL_HELP = [
   "No model configured. Choose one as provider:model, for example:",
@@ -40,11 +38,14 @@ export function resolveModel(host: PluginHost, given: string | undefined): { ref
   return { ref, provider, model: parsed.model };
 }
 
-/** The system prompt: config (or the default), then `AGENTS.md` from the project root when there is one. */
-export async function systemPrompt(host: PluginHost, override?: string): Promise<string> {
+/**
+ * The system prompt: config (or the default), then the instruction files (see instructions.ts: the
+ * user's, the project root's, those of the folders down to the working directory, with their imports).
+ */
+export async function systemPrompt(host: PluginHost, override?: string, where: { cwd?: string; userConfigDir?: string } = {}): Promise<string> {
   const base = override ?? host.config.systemPrompt ?? defaultSystemPrompt(host.workspace.root);
-  const instructions = await readAgentsMd(host.workspace.root);
-  return instructions ? `${base}\n\n# Project instructions (AGENTS.md)\n\n${instructions}` : base;
+  const { text } = loadInstructions({ root: host.workspace.root, cwd: where.cwd ?? host.cwd, userConfigDir: where.userConfigDir, workspace: host.workspace });
+  return text ? `${base}\n\n${text}` : base;
 }
 
 export function defaultSystemPrompt(root: string): string {
@@ -65,18 +66,3 @@ export function defaultSystemPrompt(root: string): string {
     `- Date: ${new Date().toISOString().slice(0, 10)}`,
   ].join("\n");
 }
-
-async function readAgentsMd(root: string): Promise<string | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path.join(root, "AGENTS.md"), "utf8");
-  } catch {
-    return undefined;
-  }
-  text = text.trim();
-  if (!text) return undefined;
-  const bytes = Buffer.byteLength(text);
-  if (bytes <= AGENTS_MD_MAX_BYTES) return text;
-  return `${Buffer.from(text).subarray(0, AGENTS_MD_MAX_BYTES).toString("utf8")}\n[AGENTS.md truncated: ${bytes - AGENTS_MD_MAX_BYTES} of ${bytes} bytes cut]`;
-}
-

@@ -69,6 +69,7 @@ type Info = () => { sessionId: string; cwd: string; mode: PermissionMode };
 export class SessionLifecycle {
   private started = false;
   private cleared = false;
+  private resumed = false;
   private context: ContextEntry[] = [];
   private ending: Promise<void> | undefined;
 
@@ -83,12 +84,19 @@ export class SessionLifecycle {
     if (this.started) return this.context;
     this.started = true;
     if (this.hooks.sessionStart.isUsed()) {
-      const info: SessionStartInfo = freezeCopy({ ...this.info(), source: this.cleared ? "clear" : "startup", model, ...(signal ? { signal } : {}) });
+      const info: SessionStartInfo = freezeCopy({ ...this.info(), source: this.resumed ? "resume" : this.cleared ? "clear" : "startup", model, ...(signal ? { signal } : {}) });
       const c = new TextCollector(info, "context");
       await this.hooks.sessionStart.promise(c as never);
       this.context = c.taken;
     }
+    this.resumed = false;
     return this.context;
+  }
+
+  /** A saved session replaces the conversation: the current one ends, the next run starts it as `resume`. */
+  async resume(): Promise<void> {
+    await this.end("clear");
+    this.resumed = true;
   }
 
   /** The conversation ends: cleared (the next run starts a new one) or the host closes. Never rejects. */

@@ -1,12 +1,37 @@
-/** The conversation a host keeps between runs; the loop updates it. */
-import type { AgentSession } from "./host-types.js";
+/**
+ * The conversation a host keeps between runs; the loop updates it. It is saved as a transcript
+ * (session-recorder.ts), can be resumed or forked from a saved one, and compacted on demand.
+ */
+import { AgentError } from "./errors.js";
+import type { CompactOutcome } from "./compaction.js";
+import type { ContextManager } from "./context-manager.js";
+import type { AgentSession, PluginHost } from "./host-types.js";
+import { resolveModel, systemPrompt } from "./run-setup.js";
+import type { ResumeResult, SessionRecorder } from "./session-recorder.js";
+import type { JsonSchema } from "./types.js";
 
-export function createSession(id: string, configModel: () => string | undefined, onClear: () => void = () => {}): AgentSession {
+export interface SessionDeps {
+  id(): string;
+  configModel(): string | undefined;
+  onClear(): void;
+  recorder?: SessionRecorder;
+  context?: ContextManager;
+  host?(): PluginHost;
+  /** The conversation goes on as another session (resume, fork): the host's id follows. */
+  switchTo?(id: string): Promise<void>;
+  newId?(): string;
+  /** For the user-level instructions in the system prompt a compaction measures. */
+  userConfigDir?: string;
+}
+
+export function createSession(deps: SessionDeps): AgentSession {
   let chosenModel: string | undefined;
   const session: AgentSession = {
-    id,
+    get id() {
+      return deps.id();
+    },
     get model() {
-      return chosenModel ?? (process.env.AGENT_MODEL || undefined) ?? configModel();
+      return chosenModel ?? (process.env.AGENT_MODEL || undefined) ?? deps.configModel();
     },
     set model(ref: string | undefined) {
       chosenModel = ref;
@@ -14,9 +39,34 @@ export function createSession(id: string, configModel: () => string | undefined,
     messages: [],
     usage: { inputTokens: 0, outputTokens: 0 },
     running: false,
+    get transcriptPath() {
+      return deps.recorder?.file;
+    },
     clear() {
       session.messages.length = 0;
-      onClear();
+      deps.recorder?.sync(session.messages);
+      deps.onClear();
+    },
+    async resume(idOrPrefix, options = {}): Promise<ResumeResult> {
+      if (session.running) throw new AgentError("E_USAGE", "A run is in progress; resume a session once it is over.");
+      if (!deps.recorder || !deps.switchTo || !deps.newId) throw new AgentError("E_USAGE", "Sessions are not available in this host.");
+      const { result, messages, usage } = deps.recorder.resume(idOrPrefix, options.fork === true, deps.newId);
+      await deps.switchTo(result.id);
+      session.messages.splice(0, session.messages.length, ...messages);
+      session.usage.inputTokens = usage.inputTokens;
+      session.usage.outputTokens = usage.outputTokens;
+      // A fork writes its copy now, so it is listed (and resumable) from the start.
+      if (options.fork) deps.recorder.sync(session.messages, `forked from ${result.from}`);
+      return result;
+    },
+    async compact(options = {}): Promise<CompactOutcome> {
+      if (session.running) throw new AgentError("E_USAGE", "A run is in progress; compact once it is over.");
+      if (!deps.context || !deps.host) throw new AgentError("E_USAGE", "Compaction is not available in this host.");
+      const host = deps.host();
+      const { ref, provider, model } = resolveModel(host, options.model ?? session.model);
+      const system = await systemPrompt(host, undefined, { userConfigDir: deps.userConfigDir });
+      const tools = host.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as JsonSchema }));
+      return deps.context.compact(session, { trigger: "manual", cause: "manual", instructions: options.instructions, provider, ref, request: { model, system, tools }, signal: options.signal });
     },
   };
   return session;

@@ -186,7 +186,7 @@ export interface CallOptions {
  * Answer to a permission question. `allow_project`: as `allow_session`, said by an asker that also wrote
  * `projectRules` where the next sessions read them. A deny may carry a message for the model.
  */
-export type PermissionAnswer = "allow_once" | "allow_session" | "allow_project" | "deny" | { decision: "deny"; message: string };
+export type PermissionAnswer = "allow_once" | "allow_session" | "allow_project" | "deny" | { decision: "deny"; message: string } | { decision: "answer"; text: string };
 
 export interface PermissionRequest {
   /** Absent or `call`: one tool call. */
@@ -222,8 +222,19 @@ export interface GrantRequest {
   reason: string;
 }
 
-/** Decides "ask" permissions and grant requests. Absent (headless): ask means deny. */
-export type PermissionAsker = (req: PermissionRequest | GrantRequest) => Promise<PermissionAnswer>;
+/**
+ * A plugin asks the user one line of text (`ctx.askUser`), e.g. a field of an MCP server's form. The
+ * asker answers `{ decision: "answer", text }`; anything else (a deny, Ctrl-C) means no answer.
+ */
+export interface InputRequest {
+  kind: "input";
+  plugin: string;
+  /** Shown as is: what is asked, and how to answer (the last line is the prompt). */
+  question: string;
+}
+
+/** Decides "ask" permissions and grant requests, and puts plugins' questions. Absent (headless): ask means deny, questions get no answer. */
+export type PermissionAsker = (req: PermissionRequest | GrantRequest | InputRequest) => Promise<PermissionAnswer>;
 
 /** A slash command. */
 export interface CommandDefinition {

@@ -1,5 +1,5 @@
 /** `agent doctor`: config, plugins, tools and the problems found. Exit 1 when there are problems. */
-import { AgentError, resolveModel, type PluginHost } from "../../core/index.js";
+import { AgentError, loadInstructions, resolveModel, type PluginHost } from "../../core/index.js";
 import { version } from "../context.js";
 import { unmatchedRules } from "../rule-check.js";
 import { defineAppCommand } from "./_define.js";
@@ -29,6 +29,9 @@ export default defineAppCommand({
     for (const w of unmatchedRules(host)) warnings.push(w.message);
     // Problems that break nothing (a setting not applied, a hook event that never fires here).
     for (const p of host.problems) if (p.level === "warning") warnings.push(p.message);
+    const prepared = await ctx.prepare();
+    const instructions = loadInstructions({ root: host.workspace.root, cwd: host.cwd, userConfigDir: prepared.userConfigDir, workspace: host.workspace });
+    for (const skip of instructions.skipped) warnings.push(`instructions: ${skip}`);
     const bySource = new Map<string, number>();
     for (const t of host.tools.list()) bySource.set(t.source, (bySource.get(t.source) ?? 0) + 1);
     const report = {
@@ -44,6 +47,7 @@ export default defineAppCommand({
       tools: Object.fromEntries(bySource),
       commands: host.commands.list().length,
       skills: skillsReport(host),
+      instructions: instructions.files.map((f) => ({ path: f.path, label: f.label, scope: f.scope, bytes: f.bytes, ...(f.importedBy ? { importedBy: f.importedBy } : {}), ...(f.truncated ? { truncated: true } : {}) })),
       problems: [...modelProblems, ...host.problems.filter((p) => p.level !== "warning").map((p) => p.message)],
       warnings,
     };
@@ -64,6 +68,7 @@ export default defineAppCommand({
     const sk = report.skills;
     const more = (["always", "user-only", "disabled"] as const).filter((k) => sk.states[k]).map((k) => `, ${sk.states[k]} ${k}`).join("");
     out.push(`skills: ${sk.states.listed} listed, ${sk.states.shortened} shortened, ${sk.states["left out"]} left out${more} (budget ${sk.budget})`);
+    out.push(`instructions: ${instructions.files.length ? instructions.files.map((f) => `${f.label} (${f.bytes} bytes${f.importedBy ? `, imported by ${f.importedBy}` : ""}${f.truncated ? ", cut" : ""})`).join(", ") : "no AGENTS.md or CLAUDE.md found"}`);
     out.push(`permission mode: ${report.permissionMode}`);
     if (report.problems.length) {
       out.push("", `${report.problems.length} problem(s):`, ...report.problems.map((p) => `  - ${p}`));

@@ -8,6 +8,7 @@ import doctor from "./doctor.js";
 import plugin from "./plugin.js";
 import plugins from "./plugins.js";
 import run from "./run.js";
+import sessions from "./sessions.js";
 import tools from "./tools.js";
 
-export const CORE_COMMANDS: readonly CliCommand<any>[] = [run, tools, call, commands, plugins, plugin, config, audit, doctor];
+export const CORE_COMMANDS: readonly CliCommand<any>[] = [run, sessions, tools, call, commands, plugins, plugin, config, audit, doctor];

@@ -19,10 +19,21 @@ Global options apply too: --permission-mode, --allowedTools, --disallowedTools, 
 --append-system-prompt, --cwd, --debug (see agent --help). With no terminal to ask, tools that
 need approval are denied: allow them with permissions.allow in the config, or --permission-mode.
 
+Sessions: every run is saved (.agent/sessions/<id>.jsonl); -c continues the newest session of
+this project, --resume <id> a given one (a unique start of the id is enough; agent sessions lists
+them), and --fork-session with either continues a copy under a new id.
+
 Output: text streams the answer to stdout (only the final answer when stdout is not a terminal)
 and tool calls to stderr; json prints one object at the end; stream-json prints one event per line.
 Exit codes: 0 finished; 1 the model failed, or the run stopped at --max-turns or the output token
 limit; 2 usage or config error (no model, no API key); 130 cancelled with Ctrl-C.`;
+
+/** `-c`, `--resume`, `--fork-session`: shared by `agent run` and the interactive session. */
+export const SESSION_OPTIONS = {
+  continue: { type: "boolean", short: "c", description: "continue the most recent session of this project" },
+  resume: { type: "string", short: "r", valueName: "<id>", description: "continue the session with this id (or a unique start of it)" },
+  "fork-session": { type: "boolean", description: "with -c or --resume: continue a copy, under a new session id" },
+} as const;
 
 export default defineAppCommand({
   name: "run",
@@ -35,17 +46,34 @@ export default defineAppCommand({
     "max-turns": { type: "string", valueName: "<n>", description: "stop after n model requests (default: config maxTurns, else 50)" },
     "output-format": { type: "string", valueName: "<fmt>", description: "text (default) | json | stream-json" },
     "system-prompt": { type: "string", valueName: "<text>", description: "replace the system prompt for this run" },
+    ...SESSION_OPTIONS,
   },
   run: (ctx) => runHeadless(ctx.values, ctx.positionals, ctx),
 });
 
+export type SessionFlags = { continue?: boolean; resume?: string; "fork-session"?: boolean };
+
+export function checkSessionFlags(v: SessionFlags): void {
+  if (v["fork-session"] && !v.continue && v.resume === undefined) throw new AgentError("E_USAGE", "--fork-session needs -c/--continue or --resume <id>: it forks the session they name.");
+  if (v.continue && v.resume !== undefined) throw new AgentError("E_USAGE", "-c/--continue and --resume <id> both name a session; give one.");
+}
+
+/** Resume what the flags name, if anything; says what was resumed (and what a damaged transcript lost). */
+export async function resumeFromFlags(host: Host, v: SessionFlags, say: (level: "info" | "warn", message: string) => void): Promise<void> {
+  if (!v.continue && v.resume === undefined) return;
+  const r = await host.session.resume(v.resume ?? "last", { fork: v["fork-session"] === true });
+  if (r.damaged) say("warn", r.damaged);
+  say("info", r.forked ? `Forked session ${r.from} as ${r.id} (${r.messages} messages).` : `Resumed session ${r.id} (${r.messages} messages).`);
+}
+
 async function runHeadless(
-  v: { prompt?: string; model?: string; "max-turns"?: string; "output-format"?: string; "system-prompt"?: string },
+  v: { prompt?: string; model?: string; "max-turns"?: string; "output-format"?: string; "system-prompt"?: string } & SessionFlags,
   positionals: string[],
   ctx: Pick<AppContext, "openHost">,
 ): Promise<number> {
   const format = (v["output-format"] ?? "text") as Format;
   if (!FORMATS.includes(format)) throw new AgentError("E_USAGE", `--output-format must be one of ${FORMATS.join(", ")}; got "${format}"`);
+  checkSessionFlags(v);
   const maxTurns = v["max-turns"] === undefined ? undefined : Number(v["max-turns"]);
   if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns > 0)) {
     throw new AgentError("E_USAGE", `--max-turns must be a positive whole number; got "${v["max-turns"]}"`);
@@ -75,12 +103,18 @@ async function runHeadless(
     askPermission: ask ? createPermissionAsker({ ask: askLine, output: process.stderr, onCancel: () => controller.abort(), ...hostAware(() => opened) }) : undefined,
   }));
   try {
+    const renderer = await createRenderer(format, maxTurns ?? host.config.maxTurns ?? DEFAULT_MAX_TURNS);
+    const off = host.on(renderer.handle);
+    // The session first (a `/compact` prompt works on the resumed conversation). A notice event (stream-json);
+    // a damaged tail is a warning, printed on stderr whatever the format.
+    await resumeFromFlags(host, v, (level, message) => host.emit({ type: "notice", level, source: "sessions", message }));
     // `/review src/x.ts` runs the command first, as in the interactive session; its prompt is what the model gets.
     const expanded = await expandCommand(host, prompt.text, controller.signal);
     if (expanded.output !== undefined) process.stdout.write(expanded.output.endsWith("\n") ? expanded.output : `${expanded.output}\n`);
-    if (expanded.prompt === undefined) return ExitCode.OK;
-    const renderer = await createRenderer(format, maxTurns ?? host.config.maxTurns ?? DEFAULT_MAX_TURNS);
-    const off = host.on(renderer.handle);
+    if (expanded.prompt === undefined) {
+      off();
+      return ExitCode.OK;
+    }
     const stopCtrlC = onCtrlC(host, controller);
     // Keys typed in the terminal while it works must not garble the spinner line (stdin is the terminal).
     if (ask && process.stderr.isTTY) guard = guardKeys();

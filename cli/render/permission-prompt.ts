@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { addLocalAllowRules, errorMessage, LOCAL_SETTINGS_FILE, type GrantRequest, type PermissionAnswer, type PermissionAsker, type PermissionRequest, type Workspace } from "../../core/index.js";
+import { addLocalAllowRules, errorMessage, LOCAL_SETTINGS_FILE, type GrantRequest, type InputRequest, type PermissionAnswer, type PermissionAsker, type PermissionRequest, type Workspace } from "../../core/index.js";
 import { createStyle, useColor, type Output } from "./_style.js";
 import { previewCall, type Preview, type ReadCurrent } from "./diff-preview.js";
 
@@ -82,8 +82,15 @@ export function createPermissionAsker(options: PermissionPromptOptions): Permiss
     }
   }
 
-  async function askOne(req: PermissionRequest | GrantRequest): Promise<PermissionAnswer> {
+  /** A plugin's question (an MCP server's form field): the line typed, or no answer on Ctrl-C / end of input. */
+  async function askInput(req: InputRequest): Promise<PermissionAnswer> {
+    const answer = await options.ask(req.question);
+    return answer === null ? "deny" : { decision: "answer", text: answer };
+  }
+
+  async function askOne(req: PermissionRequest | GrantRequest | InputRequest): Promise<PermissionAnswer> {
     if (req.kind === "grant") return askGrant(req);
+    if (req.kind === "input") return askInput(req);
     const what = req.subject ? `${req.tool.name}(${req.subject})` : req.tool.name;
     const preview = previewCall(req.tool.name, req.input, s, readThrough(options.workspace?.()));
     // Several parts (a pipeline, a list): the whole line above, then what the rules see in it.

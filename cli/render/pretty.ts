@@ -236,6 +236,12 @@ export function createPrettyRenderer(options: PrettyOptions) {
         case "permission_grant":
           line((e.decision === "allow" ? s.green : s.yellow)(`◆ ${e.plugin}: ${e.rules.join(", ")} ${e.decision === "allow" ? "allowed" : "not allowed"} for this session (${e.reason}; ${e.by})`));
           break;
+        case "compaction": {
+          const what = [e.summarized && `${e.summarized} messages summarised`, e.shortened && `${e.shortened} tool results shortened`].filter(Boolean).join(", ");
+          const why = e.cause === "context_length" ? "the model refused the request as too long" : e.cause === "threshold" ? `near the ${e.window.toLocaleString("en-US")}-token window` : "you asked";
+          line(s.cyan(`◆ conversation compacted (${why}): ${what}; about ${e.tokensBefore.toLocaleString("en-US")} → ${e.tokensAfter.toLocaleString("en-US")} tokens`));
+          break;
+        }
         case "retry":
           // The whole reason, wrapped at words: a clipped "rate limit exc…" says nothing.
           line(s.yellow(wrapText(`↻ ${firstLine(e.message)} · retrying in ${formatDuration(e.delayMs)} (attempt ${e.attempt + 1} of ${e.maxAttempts})`, width(), "  ").join("\n")));

@@ -5,11 +5,14 @@
  *   echo  {text: string}          -> the same text
  *   add   {a: number, b: number}  -> the sum, as text and as structuredContent {sum}
  *   upper {text: string}          -> the text in upper case
+ * Resource: demo://about (Markdown). Prompt: greet {name}.
  *
  * Run modes:
  *   demo-server                 stdio (the default; stdout is the protocol channel)
  *   demo-server --http <port>   Streamable HTTP on http://127.0.0.1:<port>/mcp
- *                               (`--http 0` picks a free port; the real one is printed)
+ *                               (`--http 0` picks a free port; the real one is printed);
+ *                               a request whose Host or Origin is not 127.0.0.1 / localhost
+ *                               at this port gets 403 (DNS-rebinding protection)
  *
  * All diagnostics go to stderr. In stdio mode, anything written to stdout that
  * is not a JSON-RPC message would corrupt the protocol stream.
@@ -79,6 +82,21 @@ function createDemoServer(): McpServer {
     async ({ text }) => ({ content: [{ type: "text", text: text.toUpperCase() }] }),
   );
 
+  server.registerResource(
+    "about",
+    "demo://about",
+    { title: "About the demo server", description: "What this server is and what it offers", mimeType: "text/markdown" },
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: "text/markdown", text: `# ${NAME} ${VERSION}\n\nTools: echo, add, upper. Prompt: greet. This resource: ${uri.href}.\n` }],
+    }),
+  );
+
+  server.registerPrompt(
+    "greet",
+    { title: "Greet someone", description: "Asks the model to greet someone by name", argsSchema: { name: z.string().describe("Who to greet") } },
+    ({ name }) => ({ messages: [{ role: "user", content: { type: "text", text: `Please greet ${name} warmly, in one sentence.` } }] }),
+  );
+
   return server;
 }
 
@@ -137,11 +155,32 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString("utf8"));
 }
 
+/** Host names this server answers to: it listens on 127.0.0.1 only. */
+const LOCAL_HOSTS = ["127.0.0.1", "localhost", "[::1]"];
+
+/** Why a request's Host or Origin is not this server's own (undefined: it is). */
+function refuseForeign(req: Pick<IncomingMessage, "headers">, port: number): string | undefined {
+  const host = req.headers.host;
+  if (!host || !LOCAL_HOSTS.some((h) => host === `${h}:${port}` || host === h)) return `Host ${JSON.stringify(host ?? "")} is not this server (127.0.0.1:${port})`;
+  const origin = req.headers.origin;
+  if (origin !== undefined && !LOCAL_HOSTS.some((h) => origin === `http://${h}:${port}` || origin === `http://${h}`)) return `Origin ${JSON.stringify(origin)} is not allowed`;
+  return undefined;
+}
+
 async function runHttp(port: number): Promise<void> {
+  let actualPort = port;
   /** Live sessions: one transport (and one McpServer) per mcp-session-id. */
   const sessions = new Map<string, StreamableHTTPServerTransport>();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // DNS-rebinding protection (MCP spec, Streamable HTTP "Security Warning"): a page on another site
+    // that resolves its name to 127.0.0.1 sends its own Host (and Origin); only local names are served.
+    const refused = refuseForeign(req, actualPort);
+    if (refused) {
+      log(`refused ${req.method} ${req.url}: ${refused}`);
+      sendJsonRpcError(res, 403, -32000, `Forbidden: ${refused}`);
+      return;
+    }
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (url.pathname !== "/mcp") {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found; the MCP endpoint is /mcp\n");
@@ -214,7 +253,7 @@ async function runHttp(port: number): Promise<void> {
       resolve();
     });
   });
-  const actualPort = (httpServer.address() as AddressInfo).port;
+  actualPort = (httpServer.address() as AddressInfo).port;
   log(`listening on http://127.0.0.1:${actualPort}/mcp`);
 
   let closing = false;

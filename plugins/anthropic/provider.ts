@@ -182,6 +182,10 @@ function toModelError(err: unknown, s: ResolvedSettings, model: string, midStrea
       case "E_MODEL_TIMEOUT":
         return new ModelError(code, `${where} timed out (${e.status}: ${detail})`, { ...opts, retryAfterMs });
       default:
+        // Anthropic's 400 for a request over the window: "prompt is too long: 212345 tokens > 200000 maximum".
+        if (e.status === 400 && /prompt is too long|exceed context limit/i.test(detail)) {
+          return new ModelError("E_MODEL_CONTEXT_LENGTH", `${where} refused the request as too long for the model's context window (400: ${detail})`, opts);
+        }
         return new ModelError(code, `${where} refused the request (${e.status}: ${detail})`, opts);
     }
   }

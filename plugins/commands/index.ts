@@ -11,10 +11,12 @@ import audit from "../../commands/audit.js";
 import permissions from "../../commands/permissions.js";
 import plugins from "../../commands/plugins.js";
 import skills from "../../commands/skills.js";
+import compact from "../../commands/compact.js";
+import resume from "../../commands/resume.js";
 
 export default definePlugin({
   name: "commands",
   // The host's own controls (/help, /mode, /exit…) win a name clash with any other command.
   enforce: "pre",
-  commands: [help, tools, skills, plugins, permissions, audit, model, mode, clear, usage, exit],
+  commands: [help, tools, skills, plugins, permissions, audit, model, mode, clear, compact, resume, usage, exit],
 });

@@ -10,31 +10,36 @@ import type { ModelMessage, PluginContext } from "../../core/index.js";
 
 export class Transcript {
   private written = 0;
-  readonly file: string;
+  private writtenFor = "";
 
-  constructor(private readonly ctx: PluginContext) {
-    this.file = path.join(ctx.workspace.root, ".agent", "transcripts", `${ctx.host.sessionId}.jsonl`);
+  constructor(private readonly ctx: PluginContext) {}
+
+  /** The file of the current session (a resumed session has its own id). */
+  get file(): string {
+    return path.join(this.ctx.workspace.root, ".agent", "transcripts", `${this.ctx.host.sessionId}.jsonl`);
   }
 
   /** Bring the file up to date; returns its path. A write that fails leaves the old file (hooks still run). */
   update(): string {
     const messages = this.ctx.host.session.messages;
+    const file = this.file;
     try {
-      if (messages.length < this.written || !existsSync(this.file)) {
-        mkdirSync(path.dirname(this.file), { recursive: true });
-        writeFileSync(this.file, "", { mode: 0o600 });
+      if (this.writtenFor !== file || messages.length < this.written || !existsSync(file)) {
+        this.writtenFor = file;
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(file, "", { mode: 0o600 });
         this.written = 0;
       }
       if (messages.length > this.written) {
         const sessionId = this.ctx.host.sessionId;
         const cwd = this.ctx.workspace.root;
-        appendFileSync(this.file, messages.slice(this.written).map((m) => `${JSON.stringify({ ...line(m), sessionId, cwd })}\n`).join(""));
+        appendFileSync(file, messages.slice(this.written).map((m) => `${JSON.stringify({ ...line(m), sessionId, cwd })}\n`).join(""));
         this.written = messages.length;
       }
     } catch (err) {
-      this.ctx.log.debug(`transcript ${this.file} not written: ${(err as Error).message}`);
+      this.ctx.log.debug(`transcript ${file} not written: ${(err as Error).message}`);
     }
-    return this.file;
+    return file;
   }
 }
 

@@ -59,14 +59,31 @@ const remove = defineCliCommand({
   run: async (ctx) => (await impl()).remove(ctx),
 });
 
+const auth = () => import("./cli-auth.js");
+
+const login = defineCliCommand({
+  name: "login",
+  description: "authorize a remote server (OAuth): opens the browser ($BROWSER), or uses oauth.grant client_credentials",
+  usage: "<server>",
+  details: "Tokens are kept per user in <user config>/mcp-oauth/ (mode 0600), never in .mcp.json, and refreshed before they expire.",
+  run: async (ctx) => (await auth()).loginCommand(ctx),
+});
+
+const logout = defineCliCommand({
+  name: "logout",
+  description: "forget a remote server's stored tokens and registration",
+  usage: "<server>",
+  run: async (ctx) => (await auth()).logoutCommand(ctx),
+});
+
 export const mcpCli = defineCliCommand({
   name: "mcp",
-  description: "manage MCP servers: list, get, add, remove",
+  description: "manage MCP servers: list, get, add, remove, login, logout",
   details:
     'Servers come from "mcpServers" in the agent config and from .mcp.json at the project root\n' +
     "(the agent config wins for a server defined in both). Each server's log: .agent/logs/mcp-<name>.log",
   options: { json },
   positionals: false,
-  subcommands: [list, get, add, remove],
+  subcommands: [list, get, add, remove, login, logout],
   run: async (ctx) => (await impl()).list(ctx),
 });

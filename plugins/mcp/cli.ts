@@ -9,6 +9,7 @@ import { describeTarget, parseServers, type McpServerConfigInput } from "./confi
 import { mcpJsonPath } from "./mcp-json.js";
 import { parseScope, SCOPES, scopeFile, type Scope, type ScopeFile } from "./scopes.js";
 import { logFileFor } from "./server-log.js";
+import { authWords } from "./cli-auth.js";
 import { getMcpStatus, type McpServerStatus } from "./status.js";
 
 type Ctx<V = Record<string, unknown>> = CliContext<V>;
@@ -41,8 +42,9 @@ export async function list(ctx: Ctx<{ json?: boolean }>): Promise<number> {
     process.stdout.write("No MCP servers configured. Add one with: agent mcp add <name> -- <command> [args...]\n");
     return ExitCode.OK;
   }
-  const rows = servers.map((s) => [s.name, s.transport, s.status, String(s.tools), timeOf(s), s.error ? oneLine(s.error, 160) : s.target]);
-  ctx.print(ctx.table(rows, ["NAME", "TRANSPORT", "STATUS", "TOOLS", "TIME", "DETAIL"]));
+  const status = (s: McpServerStatus) => (s.auth?.state === "needs-login" ? "needs login" : s.status);
+  const rows = servers.map((s) => [s.name, s.transport, status(s), String(s.tools), authWords(s), timeOf(s), s.error ? oneLine(s.error, 160) : s.target]);
+  ctx.print(ctx.table(rows, ["NAME", "TRANSPORT", "STATUS", "TOOLS", "AUTH", "TIME", "DETAIL"]));
   const count = (state: string) => servers.filter((s) => s.status === state).length;
   const parts = [`${count("connected")} connected`, count("failed") && `${count("failed")} failed`, count("disabled") && `${count("disabled")} disabled`].filter(Boolean);
   process.stdout.write(`\n${servers.length} server${servers.length === 1 ? "" : "s"}: ${parts.join(", ")}.\n`);
@@ -94,6 +96,7 @@ export async function get(ctx: Ctx<{ json?: boolean }>): Promise<number> {
     out.push(`  status:  ${status.status}${how ? ` (${how})` : ""}`);
     if (status.server) out.push(`  server:  ${status.server.name} ${status.server.version}`);
     out.push(`  ${status.transport === "stdio" ? "command" : "url    "}: ${status.target}`);
+    if (status.auth) out.push(`  auth:    ${authWords(status)}${status.auth.scope ? ` (scope ${status.auth.scope})` : ""}`);
     if (status.error) out.push(`  error:   ${status.error}`);
     out.push(`  log:     ${log}`);
     // The count agrees with `agent mcp list`: the server's tools; the resources helper is named apart.

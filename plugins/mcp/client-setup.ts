@@ -7,7 +7,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ServerConfig } from "./config.js";
 import { CLIENT_INFO } from "./connection-parts.js";
-import { answerWithDefaults } from "./elicitation.js";
 import { oneLine } from "./errors.js";
 import type { loadCore } from "./sdk.js";
 import type { ServerLog } from "./server-log.js";
@@ -16,23 +15,29 @@ import { SKILLS_EXTENSION } from "./skill-uris.js";
 export interface ClientHooks {
   readonly config: ServerConfig;
   readonly log: ServerLog;
-  elicited(message: string, accepted: boolean): void;
+  /** A server's `elicitation/create`: asked in the terminal, else answered as the config says (elicitation.ts). */
+  elicit(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** A server's `sampling/createMessage` (sampling.ts): answered, or thrown as a JSON-RPC error. */
+  sample(params: unknown, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** The workspace roots, as `roots/list` answers them (file:// URIs). */
+  roots(): { uri: string; name: string }[];
   listChanged(client: Client, what: "tools" | "prompts" | "resources"): void;
   closed(client: Client): void;
 }
 
 export function makeClient(sdk: Awaited<ReturnType<typeof loadCore>>, hooks: ClientHooks): Client {
   const { config, log } = hooks;
-  const elicit = config.elicitation === "defaults";
+  const elicit = config.elicitation !== "decline";
   // The skills extension (SEP-2640) is declared as SEP-2133 negotiates extensions, unless turned off for this server.
   const extensions = config.skills === false ? undefined : { [SKILLS_EXTENSION]: {} };
-  const client = new sdk.Client(CLIENT_INFO, { capabilities: { ...(elicit ? { elicitation: {} } : {}), ...(extensions ? { extensions } : {}) } });
+  const sampling = config.sampling !== "deny";
+  const capabilities = { ...(config.roots ? { roots: { listChanged: true } } : {}), ...(sampling ? { sampling: {} } : {}), ...(elicit ? { elicitation: { form: {}, url: {} } } : {}), ...(extensions ? { extensions } : {}) };
+  const client = new sdk.Client(CLIENT_INFO, { capabilities });
+  // Roots: the folders the host's tools may touch (project root, workspace.roots, --add-dir).
+  if (config.roots) client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: hooks.roots() }));
+  if (sampling) client.setRequestHandler(sdk.CreateMessageRequestSchema, async (request, extra) => hooks.sample(request.params, extra.signal) as never);
   if (elicit) {
-    client.setRequestHandler(sdk.ElicitRequestSchema, async (request) => {
-      const answer = answerWithDefaults(request.params as Parameters<typeof answerWithDefaults>[0]);
-      hooks.elicited(String(request.params.message ?? ""), answer.action === "accept");
-      return answer;
-    });
+    client.setRequestHandler(sdk.ElicitRequestSchema, async (request) => hooks.elicit(request.params as Record<string, unknown>) as never);
   }
   client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => hooks.listChanged(client, "tools"));
   client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, () => hooks.listChanged(client, "prompts"));

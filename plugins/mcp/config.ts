@@ -35,6 +35,40 @@ export interface ServerConfig {
   skills: boolean;
   /** `true`: the server's annotations and tool names may lower a tool's risk (see risk.ts). */
   trust: boolean;
+  /** OAuth for a remote server (oauth.ts); `false`: never authorize, a 401 is an error. Absent: discovered on a 401. */
+  oauth: OAuthSettings | false;
+  /** `false`: roots are not declared to the server (it keeps the folders its command line gave it). */
+  roots: boolean;
+  /** A server's `sampling/createMessage`: asked in a terminal (`ask`, the default), always sent, or refused. */
+  sampling: "ask" | "allow" | "deny";
+}
+
+/** The `oauth` key of a remote server (Claude Code's `clientId`, `callbackPort`, `scopes`, `authServerMetadataUrl`, plus ours). */
+export interface OAuthSettings {
+  /** A pre-registered client; without it the client registers itself (metadata document, else dynamic registration). */
+  clientId?: string;
+  clientSecret?: string;
+  /** Space-separated; wins over what the server asks for. */
+  scopes?: string;
+  /** The loopback port of the redirect URI (`http://127.0.0.1:<port>/callback`); default: any free port. */
+  callbackPort?: number;
+  /** An https URL of our Client ID Metadata Document, used as client_id when the authorization server supports them. */
+  clientMetadataUrl?: string;
+  /** Skip discovery: the authorization server's metadata URL. */
+  authServerMetadataUrl?: string;
+  /**
+   * `client_credentials`: machine to machine, no browser (clientId with clientSecret or privateKey).
+   * `cross_app_access` (SEP-990, enterprise SSO): the IdP's ID token is exchanged at the IdP for an
+   * ID-JAG, which the authorization server takes as a jwt-bearer grant (clientId, clientSecret, idp*).
+   */
+  grant: "authorization_code" | "client_credentials" | "cross_app_access";
+  /** cross_app_access: the IdP's token endpoint, our client id there, and the user's ID token (use `${VAR}`). */
+  idpTokenEndpoint?: string;
+  idpClientId?: string;
+  idToken?: string;
+  /** PEM private key for `private_key_jwt` client authentication (client_credentials). */
+  privateKey?: string;
+  signingAlgorithm?: string;
 }
 
 export interface ConfigProblem {
@@ -77,6 +111,22 @@ export const McpServerConfigSchema = z.looseObject({
   elicitation: z.enum(["defaults", "decline"]).optional(),
   skills: z.boolean().optional(),
   trust: z.boolean().optional(),
+  oauth: z.union([z.literal(false), z.strictObject({
+    clientId: z.string().min(1).optional(),
+    clientSecret: z.string().min(1).optional(),
+    scopes: z.string().min(1).optional(),
+    callbackPort: z.number().int().min(1).max(65535).optional(),
+    clientMetadataUrl: z.string().startsWith("https://").optional(),
+    authServerMetadataUrl: z.string().startsWith("http").optional(),
+    grant: z.enum(["authorization_code", "client_credentials", "cross_app_access"]).optional(),
+    idpTokenEndpoint: z.string().startsWith("http").optional(),
+    idpClientId: z.string().min(1).optional(),
+    idToken: z.string().min(1).optional(),
+    privateKey: z.string().min(1).optional(),
+    signingAlgorithm: z.string().min(1).optional(),
+  })]).optional(),
+  sampling: z.enum(["ask", "allow", "deny"]).optional(),
+  roots: z.boolean().optional(),
 });
 export type McpServerConfigInput = z.input<typeof McpServerConfigSchema>;
 
@@ -101,10 +151,13 @@ const EXPECTED: Record<string, string | [string, string]> = {
   elicitation: '"defaults" or "decline"',
   skills: "true or false",
   trust: "true or false",
+  oauth: 'false, or an object with clientId, clientSecret, scopes (one string), callbackPort, clientMetadataUrl (https), authServerMetadataUrl, grant ("authorization_code", "client_credentials" or "cross_app_access"), privateKey, signingAlgorithm, idpTokenEndpoint, idpClientId, idToken',
+  sampling: '"ask", "allow" or "deny"',
+  roots: "true or false",
 };
 const KNOWN_KEYS = Object.keys(EXPECTED);
 /** Keys other clients write that we ignore on purpose (never reported as typos). */
-const FOREIGN_KEYS = new Set(["autoApprove", "alwaysAllow", "description", "transportType", "envFile", "oauth", "gallery", "version", "enabled", "name"]);
+const FOREIGN_KEYS = new Set(["autoApprove", "alwaysAllow", "description", "transportType", "envFile", "gallery", "version", "enabled", "name"]);
 
 function describeValue(v: unknown): string {
   if (v === undefined) return "nothing";
@@ -228,10 +281,14 @@ function parseServer(name: string, entry: unknown, root: string, env: NodeJS.Pro
     elicitation: c.elicitation ?? "defaults",
     skills: c.skills !== false,
     trust: c.trust === true,
+    oauth: false,
+    sampling: c.sampling ?? "ask",
+    roots: c.roots !== false,
   };
   if (c.command) {
     server.command = expand(c.command, ["command"]);
     if (c.cwd) server.cwd = path.resolve(root, expand(c.cwd, ["cwd"]));
+    if (c.oauth) warn(`${keyPath(name, ["oauth"])}: only remote (url) servers use OAuth; ignored`);
   } else {
     const expanded = expand(url!, [c.url ? "url" : "httpUrl"]);
     let parsedUrl: URL | undefined;
@@ -244,6 +301,32 @@ function parseServer(name: string, entry: unknown, root: string, env: NodeJS.Pro
       return fatal(`${keyPath(name, [c.url ? "url" : "httpUrl"])}: expected an http(s) URL, got ${describeValue(expanded)}`);
     }
     server.url = parsedUrl.href;
+    // A server given its own Authorization header is authorized by you: a 401 is then an error, not a login.
+    const ownAuth = Object.keys(server.headers).some((k) => k.toLowerCase() === "authorization");
+    const o = c.oauth;
+    if (o !== false && !(ownAuth && o === undefined)) {
+      const e = (v: string | undefined, key: string) => (v === undefined ? undefined : expand(v, ["oauth", key]));
+      server.oauth = {
+        clientId: e(o?.clientId, "clientId"),
+        clientSecret: e(o?.clientSecret, "clientSecret"),
+        scopes: o?.scopes,
+        callbackPort: o?.callbackPort,
+        clientMetadataUrl: o?.clientMetadataUrl,
+        authServerMetadataUrl: o?.authServerMetadataUrl,
+        grant: o?.grant ?? "authorization_code",
+        privateKey: e(o?.privateKey, "privateKey"),
+        signingAlgorithm: o?.signingAlgorithm,
+        idpTokenEndpoint: e(o?.idpTokenEndpoint, "idpTokenEndpoint"),
+        idpClientId: e(o?.idpClientId, "idpClientId"),
+        idToken: e(o?.idToken, "idToken"),
+      };
+      if (server.oauth.grant === "client_credentials" && (!server.oauth.clientId || !(server.oauth.clientSecret || server.oauth.privateKey))) {
+        return fatal(`${keyPath(name, ["oauth"])}: the client_credentials grant needs "clientId" and "clientSecret" or "privateKey"`);
+      }
+      if (server.oauth.grant === "cross_app_access" && (!server.oauth.clientId || !server.oauth.idpTokenEndpoint || !server.oauth.idToken)) {
+        return fatal(`${keyPath(name, ["oauth"])}: the cross_app_access grant needs "clientId", "idpTokenEndpoint" and "idToken"`);
+      }
+    }
   }
   return { server, problems };
 }

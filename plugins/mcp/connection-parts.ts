@@ -34,7 +34,12 @@ export interface ConnectionListener {
   disconnected(conn: McpConnection, reason: string): void;
   reconnected(conn: McpConnection): void;
   gaveUp(conn: McpConnection, reason: string): void;
-  elicited(conn: McpConnection, message: string, accepted: boolean): void;
+  /** `elicitation/create` (a form, or a URL to open): the answer for the server. */
+  elicit(conn: McpConnection, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** A server's `sampling/createMessage`, after the user's yes (sampling.ts). */
+  sample(conn: McpConnection, params: unknown, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** The roots offered to servers (`roots/list`). */
+  roots(): { uri: string; name: string }[];
 }
 
 export interface Session {

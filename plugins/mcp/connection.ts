@@ -24,7 +24,9 @@ import { globMatcher, type ServerConfig, type TransportKind } from "./config.js"
 import { toolResultToReturn } from "./content.js";
 import { ConnectTimeoutError, describeError, describeServerError, httpStatus, isConnectionClosed, isRequestTimeout, rejectedAnswer, serverErrorAnswer } from "./errors.js";
 import type { GuardedTransport } from "./frame-guard.js";
-import { loadCore, loadSse, loadStreamableHttp } from "./sdk.js";
+import { openRemote, type RemoteOpener } from "./http-open.js";
+import { serverAuth, type AuthEnv, type ServerAuth } from "./oauth.js";
+import { loadCore } from "./sdk.js";
 import { logFileFor, ServerLog } from "./server-log.js";
 import { StdioServerProcess } from "./stdio-process.js";
 import type { SkippedTool } from "./tool-list.js";
@@ -74,12 +76,16 @@ export class McpConnection {
   private readonly dirty = { tools: false, prompts: false };
   private readonly keepTool: (name: string) => boolean;
   private readonly hooks: ClientHooks;
+  private readonly remote: RemoteOpener;
+  /** The OAuth provider of a remote server (created on its first connection). */
+  auth: ServerAuth | undefined;
 
   constructor(
     readonly config: ServerConfig,
     private readonly root: string,
     private readonly listener: ConnectionListener,
     private readonly processes: ProcessTracker,
+    readonly authEnv?: AuthEnv,
   ) {
     this.log = new ServerLog(logFileFor(root, config.name));
     const include = config.includeTools?.length ? globMatcher(config.includeTools) : () => true;
@@ -88,7 +94,9 @@ export class McpConnection {
     this.hooks = {
       config,
       log: this.log,
-      elicited: (message, accepted) => this.listener.elicited(this, message, accepted),
+      elicit: (params) => this.listener.elicit(this, params),
+      roots: () => this.listener.roots(),
+      sample: (params, signal) => this.listener.sample(this, params, signal),
       listChanged: (client, what) => {
         if (what !== "resources") this.refresh(client, what);
         else if (this.session?.client === client) this.listener.resourcesChanged(this);
@@ -96,6 +104,14 @@ export class McpConnection {
       closed: (client) => {
         if (this.session?.client === client) this.lose(this.session);
       },
+    };
+    this.remote = {
+      config,
+      note: (line) => this.log.note(line),
+      client: async () => makeClient(await loadCore(), this.hooks),
+      guard: async (transport) => this.guard(await loadCore(), transport),
+      listAll: (state, client, remaining) => this.listAll(state, client, remaining),
+      auth: async () => (this.auth ??= authEnv ? await serverAuth(config, authEnv) : undefined),
     };
   }
 
@@ -243,6 +259,11 @@ export class McpConnection {
     }
   }
 
+  /** `notifications/roots/list_changed` to the live session, if any (a server that does not care ignores it). */
+  notifyRootsChanged(): void {
+    void this.session?.client.sendRootsListChanged().catch(() => {});
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     const s = this.session;
@@ -319,45 +340,7 @@ export class McpConnection {
       return this.listAll(state, client, remaining);
     }
 
-    const sdk = await loadCore();
-    const url = new URL(c.url!);
-    const requestInit = { headers: c.headers };
-    let httpFailure: string | undefined;
-    if (c.transport !== "sse") {
-      const { StreamableHTTPClientTransport } = await loadStreamableHttp();
-      const transport = new StreamableHTTPClientTransport(url, { requestInit });
-      const client = makeClient(sdk, this.hooks);
-      const guard = this.guard(sdk, transport);
-      Object.assign(state.session, { transport, guard, client, kind: "http" });
-      state.stage = `waiting for ${url.host} to answer initialize`;
-      try {
-        await client.connect(guard, { timeout: remaining() });
-        return await this.listAll(state, client, remaining);
-      } catch (err) {
-        // The SDK's documented fallback: a 4xx to the initialize POST means "legacy SSE server".
-        const status = httpStatus(err);
-        const legacyHint = status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
-        if (c.transport !== "auto" || !legacyHint) throw err;
-        httpFailure = describeError(err, c.url);
-        this.log.note(`Streamable HTTP failed (${httpFailure}); trying the legacy SSE transport`);
-        await client.close().catch(() => {});
-      }
-    }
-    const { SSEClientTransport } = await loadSse();
-    const transport = new SSEClientTransport(url, { requestInit });
-    const client = makeClient(sdk, this.hooks);
-    const guard = this.guard(sdk, transport);
-    state.session = Object.assign(state.session, { transport, guard, client, kind: "sse" as const });
-    state.stage = `waiting for the SSE stream of ${url.host}`;
-    try {
-      await client.connect(guard, { timeout: remaining() });
-    } catch (err) {
-      if (httpFailure && !(err instanceof ConnectTimeoutError) && !isRequestTimeout(err)) {
-        throw new Error(`${httpFailure}; the legacy SSE transport failed too: ${describeError(err, c.url)}`);
-      }
-      throw err;
-    }
-    return this.listAll(state, client, remaining);
+    return openRemote(this.remote, state, remaining);
   }
 
   private async listAll(state: Attempt, client: Client, remaining: () => number): Promise<OpenedSession> {

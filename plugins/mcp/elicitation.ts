@@ -1,8 +1,8 @@
 /**
- * Answers to `elicitation/create`. The host has no way to show a form to the user mid-call (and in
- * headless runs nobody is there), so a form is accepted with the defaults its schema declares, and
- * only when every required field has one; otherwise it is declined. The server learns nothing it
- * did not send itself. `"elicitation": "decline"` in a server's config declines everything.
+ * Answers to `elicitation/create` when nobody can be asked (headless; in a terminal the form is asked
+ * field by field, elicitation-form.ts): a form is accepted with the defaults its schema declares, and
+ * only when every required field has one; otherwise it is declined, and so is a URL request. The
+ * server learns nothing it did not send itself. `"elicitation": "decline"` declines everything.
  */
 type ElicitAnswer = { action: "accept"; content: Record<string, string | number | boolean | string[]> } | { action: "decline" };
 

@@ -12,9 +12,9 @@ import { parseServers } from "./config.js";
 import type { McpManager } from "./manager.js";
 import { mcpJsonPath, readMcpJsonServers } from "./mcp-json.js";
 import { declareServerSecrets } from "./secrets.js";
-import { publishStatus, type McpServerStatus } from "./status.js";
+import { publishControl, publishStatus, type McpServerStatus } from "./status.js";
 
-export { getMcpStatus, type McpServerStatus } from "./status.js";
+export { getMcpControl, getMcpStatus, type McpControl, type McpServerStatus } from "./status.js";
 
 declare module "../../core/index.js" {
   interface PluginConfigSections {
@@ -100,6 +100,7 @@ export default definePlugin(() => {
       const m = new McpManager(ctx, enabled, names, others);
       manager = m;
       publishStatus(ctx.host, () => m.status());
+      publishControl(ctx.host, { login: (name, print) => m.login(name, print), logout: (name) => m.logout(name), rootsChanged: () => m.rootsChanged() });
       // Nothing starts here: each server is a tool source the host loads when its tools are needed.
     },
     async registerTools(tools) {

@@ -20,6 +20,8 @@ import type { Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describeTarget, type ServerConfig } from "./config.js";
 import { McpConnection, type ConnectionListener } from "./connection.js";
 import { promptToText, resourceContentsToText } from "./content.js";
+import { ClientRequests } from "./client-requests.js";
+import { authState, type AuthEnv } from "./oauth.js";
 import { namesFor, prefixFor, serverParts, shortHash } from "./naming.js";
 import { argumentHint, parsePromptArgs } from "./prompt-args.js";
 import { mcpToolRisk } from "./risk.js";
@@ -73,6 +75,8 @@ export class McpManager implements ConnectionListener {
   private readonly cached = new Map<string, CachedTools | null>();
   private readonly cacheDir: string;
   private readonly primed = new Set<string>();
+  readonly authEnv: AuthEnv;
+  private readonly requests: ClientRequests;
 
   /**
    * `allNames`: every configured server, disabled ones too, so names stay the same when one is
@@ -85,7 +89,10 @@ export class McpManager implements ConnectionListener {
     private readonly others: McpServerStatus[] = [],
   ) {
     this.parts = serverParts(allNames);
-    this.connections = servers.map((s) => new McpConnection(s, ctx.workspace.root, this, ctx.processes));
+    // OAuth tokens are the user's (their config folder), never the project's.
+    this.authEnv = { userConfigDir: ctx.userConfigDir, declare: (value, label) => ctx.addSecret(value, label) };
+    this.connections = servers.map((s) => new McpConnection(s, ctx.workspace.root, this, ctx.processes, this.authEnv));
+    this.requests = new ClientRequests(ctx, this.authEnv, this.connections, allNames);
     this.skills = new McpSkills(ctx, this.connections, (c) => this.resourceTools.get(c.name));
     this.cacheDir = cacheDir(ctx.workspace.root);
   }
@@ -119,6 +126,7 @@ export class McpManager implements ConnectionListener {
   // ConnectionListener
 
   async started(c: McpConnection): Promise<void> {
+    if (c.status !== "connected") await this.requests.offerLogin(c);
     if (c.status !== "connected") {
       this.ctx.report({ kind: "server", name: c.name, message: redactString(`MCP server ${c.name} failed to connect: ${c.error}. Continuing without ${c.name} tools.`) });
       // What the cache promised is not there: its tools go (a call to one then says the server is not available).
@@ -189,6 +197,7 @@ export class McpManager implements ConnectionListener {
       skippedTools: c.skippedTools.length ? c.skippedTools.map((t) => ({ ...t })) : undefined,
       noise: c.noise || undefined,
       cache: this.cache(c) ? { state: "warm" as const, savedAt: this.cache(c)!.savedAt } : { state: "cold" as const },
+      auth: authState(c.config, this.authEnv, c.auth?.provider),
     }));
   }
 
@@ -225,10 +234,21 @@ export class McpManager implements ConnectionListener {
     this.ctx.report({ kind: "server", name: c.name, message: `MCP server ${c.name} could not be restarted: ${reason}. Its tools fail until /mcp reconnect ${c.name} succeeds.` });
   }
 
-  elicited(c: McpConnection, message: string, accepted: boolean): void {
-    const what = accepted ? "answered with the defaults of its form" : "declined (no defaults for every required field)";
-    this.ctx.log.info(`MCP server ${c.name} asked for input ("${message.slice(0, 200)}"); ${what}.`);
-    this.ctx.audit({ kind: "plugin", name: c.name, outcome: accepted ? "elicitation_defaults" : "elicitation_declined", detail: { message } });
+  sample(c: McpConnection, params: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
+    return this.requests.sample(c, params, signal);
+  }
+
+  roots(): { uri: string; name: string }[] {
+    return this.requests.roots();
+  }
+
+  /** The workspace roots changed: every connected server hears `notifications/roots/list_changed` (and asks again). */
+  rootsChanged(): void {
+    for (const c of this.connections) c.notifyRootsChanged();
+  }
+
+  elicit(c: McpConnection, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.requests.elicit(c, params);
   }
 
   // Registration
@@ -394,12 +414,20 @@ export class McpManager implements ConnectionListener {
     };
   }
 
+  login(name: string, print: (line: string) => void): Promise<{ scope?: string; expiresAt?: number; open?: boolean }> {
+    return this.requests.login(name, print);
+  }
+
+  logout(name: string): Promise<boolean> {
+    return this.requests.logout(name);
+  }
+
   /** `/mcp`: server status; `/mcp reconnect <server>` restarts one. */
   private statusCommand(): CommandDefinition {
     return {
       name: "mcp",
-      description: "Show MCP servers and their status; /mcp reconnect <server> restarts one",
-      argumentHint: "[reconnect <server>]",
+      description: "Show MCP servers and their status; /mcp reconnect <server> restarts one, /mcp login <server> authorizes one (OAuth)",
+      argumentHint: "[reconnect <server> | login <server>]",
       run: async (args) => {
         const [verb, target] = args.trim().split(/\s+/);
         if (verb === "reconnect") {
@@ -412,9 +440,17 @@ export class McpManager implements ConnectionListener {
             return `MCP server ${c.name} could not be reconnected: ${(err as Error).message}`;
           }
         }
-        if (verb) return "Usage: /mcp [reconnect <server>]";
+        if (verb === "login") {
+          try {
+            const r = await this.login(target ?? "", (line) => this.ctx.log.warn(line));
+            return r.open ? `MCP server ${target} did not ask for authorization.` : `Logged in to ${target}${r.scope ? ` (scope ${r.scope})` : ""}.`;
+          } catch (err) {
+            return `Login to ${target ?? ""} failed: ${(err as Error).message}`;
+          }
+        }
+        if (verb) return "Usage: /mcp [reconnect <server> | login <server>]";
         return this.status()
-          .map((s) => `${s.name}: ${s.status} (${s.transport}), ${s.tools} tools${s.skills ? `, ${s.skills} skills` : ""}${s.error ? ` — ${s.error}` : ""}`)
+          .map((s) => `${s.name}: ${s.status} (${s.transport}), ${s.tools} tools${s.skills ? `, ${s.skills} skills` : ""}${s.auth && s.auth.state !== "none" ? `, auth: ${s.auth.state}` : ""}${s.error ? ` — ${s.error}` : ""}`)
           .join("\n");
       },
     };

@@ -1,7 +1,9 @@
 /** What every MCP connection needs from the SDK (loaded lazily through sdk.ts). */
 export { Client } from "@modelcontextprotocol/sdk/client/index.js";
 export {
+  CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,

@@ -5,7 +5,8 @@
  * `[REDACTED:mcpServers.<server>.env.<KEY>]`. Both the value as written and as expanded (`${VAR}`) are
  * declared, from every entry, also ones that fail validation (they are still shown by `agent config`).
  * For a header like `Authorization: Bearer <token>` the credential alone is declared too. Values
- * under 6 characters are not (the host ignores them: too short to tell from ordinary text).
+ * under 6 characters are not (the host ignores them: too short to tell from ordinary text). So are
+ * `oauth.clientSecret` and `oauth.privateKey`.
  */
 import { expandVars } from "./expand.js";
 
@@ -37,6 +38,11 @@ export function declareServerSecrets(servers: unknown, declare: Declare): void {
           /* a value that cannot be read is not shown either */
         }
       }
+    }
+    // A pre-registered client's secret and private key (tokens are declared when they are read or saved: oauth-store.ts).
+    const oauth = (entry as Record<string, unknown>).oauth as Record<string, unknown> | undefined;
+    for (const k of ["clientSecret", "privateKey", "idToken"] as const) {
+      if (oauth && typeof oauth === "object" && typeof oauth[k] === "string") declareValue(oauth[k], `mcpServers.${name}.oauth.${k}`, declare, false);
     }
   }
 }

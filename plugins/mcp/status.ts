@@ -36,6 +36,12 @@ export interface McpServerStatus {
   noise?: number;
   /** `warm`: its tools were registered from the disk cache before it ran (when that cache was written); `cold`: none was usable. */
   cache?: { state: "warm" | "cold"; savedAt?: string };
+  /**
+   * OAuth of a remote server (absent for stdio servers and `"oauth": false`): `none` (no tokens held;
+   * the server may need none), `needs-login` (run `agent mcp login <server>`), `authorized` (with the
+   * token's expiry and scope), `expired` (and no refresh token), `client-credentials`.
+   */
+  auth?: { state: "none" | "needs-login" | "authorized" | "expired" | "client-credentials"; expiresAt?: string; scope?: string; refreshable?: boolean };
 }
 
 const statusOf = definePluginHooks(() => ({ read: (): McpServerStatus[] => [] }));
@@ -47,4 +53,25 @@ export function publishStatus(host: PluginHost, read: () => McpServerStatus[]): 
 /** Status of every configured MCP server, in config order; empty when the MCP plugin is not loaded. */
 export function getMcpStatus(host: PluginHost): McpServerStatus[] {
   return statusOf(host).read();
+}
+
+/** What `agent mcp login/logout`, the interactive session and embedders ask of the MCP plugin of a host. */
+export interface McpControl {
+  /** Log in to a remote server (browser, or client_credentials); a connected server reconnects with the new tokens. */
+  login(server: string, print: (line: string) => void): Promise<{ scope?: string; expiresAt?: number; open?: boolean }>;
+  /** Forget a server's tokens; false when there were none. */
+  logout(server: string): Promise<boolean>;
+  /** Tell every connected server that the roots changed (`notifications/roots/list_changed`); they ask again with `roots/list`. */
+  rootsChanged(): void;
+}
+
+const authOf = definePluginHooks(() => ({ control: undefined as McpControl | undefined }));
+
+export function publishControl(host: PluginHost, control: McpControl): void {
+  authOf(host).control = control;
+}
+
+/** Login, logout and roots changes for the MCP plugin of `host`; undefined when no enabled server is configured. */
+export function getMcpControl(host: PluginHost): McpControl | undefined {
+  return authOf(host).control;
 }

@@ -186,6 +186,10 @@ function toModelError(err: unknown, s: ResolvedSettings, model: string, midStrea
       case "E_MODEL_TIMEOUT":
         return new ModelError(code, `${where} timed out (${e.status}: ${detail})`, { ...opts, retryAfterMs });
       default:
+        // OpenAI's 400 `context_length_exceeded` ("This model's maximum context length is … tokens").
+        if (e.error?.code === "context_length_exceeded" || /maximum context length|context_length_exceeded/i.test(detail)) {
+          return new ModelError("E_MODEL_CONTEXT_LENGTH", `${where} refused the request as too long for the model's context window (${e.status}: ${detail})`, opts);
+        }
         return new ModelError(code, `${where} refused the request (${e.status}: ${detail})`, opts);
     }
   }

@@ -97,5 +97,9 @@ export default definePlugin({
       runtime.reportUnknownNames();
     });
     ctx.hooks.beforeModelRequest.tap("catalog", (request) => runtime.beforeModelRequest(request));
+    // A compacted conversation lost the skills the model loaded: they go back, into the system prompt.
+    ctx.hooks.event.tap("reattach", (e) => {
+      if (e.type === "compaction" && e.summarized > 0) runtime.compacted();
+    });
   },
 });

@@ -16,6 +16,8 @@ export const ALREADY_LOADED = "already loaded earlier in this conversation";
 
 export class SkillLoader {
   private readonly loaded = new Set<string>();
+  /** Loaded before a compaction summarised them away: re-attached to every request of the conversation. */
+  private readonly reattached = new Set<string>();
   /** The first message of the conversation the loads belong to (undefined: it has not started yet). */
   private anchor: unknown;
   private readonly grants = new Map<string, { promise: Promise<boolean>; state: Grant }>();
@@ -28,8 +30,23 @@ export class SkillLoader {
    */
   private followConversation(): void {
     const first = this.ctx.host.session.messages[0];
-    if (this.anchor !== undefined && first !== this.anchor) this.loaded.clear();
+    if (this.anchor !== undefined && first !== this.anchor) {
+      this.loaded.clear();
+      this.reattached.clear();
+    }
     this.anchor = first;
+  }
+
+  /** The conversation was compacted (its first message is now the summary): what was loaded stays loaded, re-attached. */
+  compacted(): void {
+    for (const name of this.loaded) this.reattached.add(name);
+    this.anchor = this.ctx.host.session.messages[0];
+  }
+
+  /** The skills to re-attach to this request (loaded earlier, summarised away since). */
+  reattachedNames(): string[] {
+    this.followConversation();
+    return [...this.reattached];
   }
 
   isLoaded(name: string): boolean {

@@ -118,6 +118,11 @@ export class SkillsRuntime {
     });
   }
 
+  /** The conversation was compacted: the skills loaded so far are re-attached from now on. */
+  compacted(): void {
+    this.loader.compacted();
+  }
+
   /** `beforeModelRequest`: always-on skills and the catalog go at the end of the system prompt. */
   async beforeModelRequest(request: ModelRequest): Promise<ModelRequest> {
     const hadTool = this.ownsTool;
@@ -130,6 +135,10 @@ export class SkillsRuntime {
       // The first request of a conversation loads it (event, audit, grant); every request carries it.
       const block = (await this.loader.load(skill, "always", { waitMs })) ?? (await this.loader.withNote(skill, this.loader.render(skill), 0));
       parts.push(`# Skill "${skill.name}" (always loaded)\n\n${block}`);
+    }
+    for (const name of this.loader.reattachedNames()) {
+      const skill = this.enabled(name);
+      if (skill && !catalog.always.some((a) => a.name === name)) parts.push(`# Skill "${name}" (loaded earlier in this conversation; re-attached after it was compacted)\n\n${this.loader.render(skill)}`);
     }
     if (catalog.text && request.tools.some((t) => t.name === SKILL_TOOL) && this.ownsTool) parts.push(catalog.text);
     if (parts.length) request.system = `${request.system}\n\n${parts.join("\n\n")}`;

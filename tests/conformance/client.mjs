@@ -1,20 +1,41 @@
 #!/usr/bin/env node
-// The client under test for the MCP conformance suite: agent-host's MCP plugin, driven through the
-// public host API of the build (dist/index.js), not the raw SDK. The suite runs
+// The client under test for the MCP conformance suite: the built `agent` CLI (dist/cli.js), driven
+// as a user would drive it. The suite runs
 //   node tests/conformance/client.mjs <server-url>
-// with MCP_CONFORMANCE_SCENARIO set. Scenario-agnostic: connect, then call every tool of the
-// server through the gate with arguments made from its input schema (defaults, else simple values).
-// Elicitation requests are answered by the plugin itself (accepted with the form's defaults).
-import { mkdtempSync, rmSync } from "node:fs";
+// with MCP_CONFORMANCE_SCENARIO (and, for some scenarios, MCP_CONFORMANCE_CONTEXT: a pre-registered
+// client, client credentials) set. This script writes the `.mcp.json` a user would write for that
+// server (the context becomes the entry's `oauth` key), then runs
+//   agent mcp list --json              (connects; a server that needs a login says so)
+//   agent mcp login server             (only when it does; BROWSER=browser.mjs completes the login)
+//   agent call mcp__server__<tool> …   (every tool, arguments from its input schema; a call that
+//                                       needs a login with more scopes gets one login and a retry)
+// with its own user config folder (AGENT_CONFIG_HOME), so tokens are stored as for a user.
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { builtinPlugins } from "../../dist/builtins.js";
-import { createHost } from "../../dist/index.js";
+import { fileURLToPath } from "node:url";
 
+const here = path.dirname(fileURLToPath(import.meta.url));
+const cli = path.join(here, "../../dist/cli.js");
 const url = process.argv[2];
 if (!url) {
   process.stderr.write("usage: client.mjs <server-url>\n");
   process.exit(2);
+}
+/** A Client ID Metadata Document URL, used as client_id by servers that support them (the suite's fixed one). */
+const CIMD_URL = "https://conformance-test.local/client-metadata.json";
+
+function oauthFromContext() {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  const ctx = raw ? JSON.parse(raw) : {};
+  const oauth = { clientMetadataUrl: CIMD_URL };
+  if (ctx.client_id) oauth.clientId = ctx.client_id;
+  if (ctx.client_secret) oauth.clientSecret = ctx.client_secret;
+  if (ctx.private_key_pem) Object.assign(oauth, { privateKey: ctx.private_key_pem, signingAlgorithm: ctx.signing_algorithm ?? "ES256" });
+  if (/client-credentials/.test(ctx.name ?? "")) oauth.grant = "client_credentials";
+  if (ctx.idp_token_endpoint) Object.assign(oauth, { grant: "cross_app_access", idpTokenEndpoint: ctx.idp_token_endpoint, idpClientId: ctx.idp_client_id, idToken: ctx.idp_id_token });
+  return oauth;
 }
 
 function sample(schema) {
@@ -41,29 +62,44 @@ function argsFor(schema) {
   return args;
 }
 
-const cwd = mkdtempSync(path.join(os.tmpdir(), "agent-conformance-"));
+const project = mkdtempSync(path.join(os.tmpdir(), "agent-conformance-"));
+const userDir = path.join(project, ".user-config");
+const env = { ...process.env, AGENT_CONFIG_HOME: userDir, BROWSER: `${process.execPath} ${path.join(here, "browser.mjs")}`, NO_COLOR: "1" };
+delete env.AGENT_DEBUG;
+
+function agent(...args) {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [cli, "--cwd", project, ...args], { env, timeout: 25_000 }, (err, stdout, stderr) => {
+      process.stdout.write(`$ agent ${args.join(" ")}\n${stdout}${stderr}`);
+      resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const needsLogin = (text) => /agent mcp login server/.test(text);
 let code = 0;
-const host = await createHost({
-  cwd,
-  userConfigDir: false,
-  loadConfigFiles: false,
-  builtins: builtinPlugins,
-  permissionMode: "bypass",
-  audit: false,
-  config: { mcpServers: { server: { url, connectTimeout: 10_000 } } },
-});
 try {
-  for (const p of host.problems) process.stderr.write(`problem: ${p.message}\n`);
-  if (host.problems.some((p) => p.kind === "server")) code = 1;
-  const tools = host.tools.list().filter((t) => t.source === "mcp:server" && !t.meta?.mcpResources);
+  writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({ mcpServers: { server: { url, connectTimeout: 10_000, oauth: oauthFromContext() } } }, null, 2));
+  let list = await agent("mcp", "list", "--json");
+  let status = JSON.parse(list.stdout || "[]")[0];
+  if (status?.auth?.state === "needs-login") {
+    if ((await agent("mcp", "login", "server")).code !== 0) code = 1;
+    list = await agent("mcp", "list", "--json");
+    status = JSON.parse(list.stdout || "[]")[0];
+  }
+  if (status?.status !== "connected") code = 1;
+  const tools = JSON.parse((await agent("tools", "--json")).stdout || "[]").filter((t) => t.source === "mcp:server" && t.name !== "mcp__server__resources");
   for (const tool of tools) {
-    const input = argsFor(tool.inputSchema);
-    const result = await host.tools.call(tool.name, input);
-    process.stdout.write(`${tool.name} ${JSON.stringify(input)} -> ${result.outcome}: ${result.output}\n`);
-    if (!result.ok) code = 1;
+    const input = JSON.stringify(argsFor(tool.inputSchema));
+    let r = await agent("--permission-mode", "bypass", "call", tool.name, input, "--json");
+    // A step-up: the server wants more scopes for this call; one login, one retry.
+    for (let i = 0; i < 2 && r.code !== 0 && needsLogin(r.stdout + r.stderr); i++) {
+      await agent("mcp", "login", "server");
+      r = await agent("--permission-mode", "bypass", "call", tool.name, input, "--json");
+    }
+    if (r.code !== 0) code = 1;
   }
 } finally {
-  await host.close();
-  rmSync(cwd, { recursive: true, force: true });
+  rmSync(project, { recursive: true, force: true });
 }
 process.exit(code);

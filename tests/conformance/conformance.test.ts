@@ -1,6 +1,8 @@
 /**
- * The MCP conformance suite (client side) against this repo's MCP plugin, through the adapter in
- * client.mjs and the build (CI builds before testing). Each scenario must have checks, and pass them.
+ * The MCP conformance suite (client side) against the built `agent` CLI, through the adapter in
+ * client.mjs (a `.mcp.json` per scenario, then `agent mcp list`, `agent mcp login` when a server
+ * needs it, `agent call`). CI builds before testing. Each scenario must have checks, and pass them.
+ * The whole suite (26 scenarios of 0.1.16): `node tests/conformance/run.mjs --all`.
  */
 import { execFile } from "node:child_process";
 import path from "node:path";
@@ -21,7 +23,7 @@ interface ScenarioResult {
 
 function run(scenarios: string[]): Promise<ScenarioResult[]> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(here, "run.mjs"), "--json", ...scenarios], { timeout: 120_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [path.join(here, "run.mjs"), "--json", ...scenarios], { timeout: 120_000, env: { ...process.env, CONFORMANCE_JOBS: "2" } }, (err, stdout, stderr) => {
       // Exit code 1 just means a scenario failed: the JSON says which.
       try {
         resolve(JSON.parse(stdout) as ScenarioResult[]);
@@ -32,9 +34,21 @@ function run(scenarios: string[]): Promise<ScenarioResult[]> {
   });
 }
 
-describe("MCP conformance (client)", () => {
-  it("passes initialize, tools_call, elicitation-sep1034-client-defaults and sse-retry", { timeout: 120_000 }, async () => {
-    const results = await run(["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"]);
+const SCENARIOS = [
+  "initialize",
+  "tools_call",
+  "elicitation-sep1034-client-defaults",
+  "sse-retry",
+  // Authorization: discovery from WWW-Authenticate, step-up on 403, private_key_jwt client credentials, cross-app access.
+  "auth/metadata-var1",
+  "auth/scope-step-up",
+  "auth/client-credentials-jwt",
+  "auth/cross-app-access-complete-flow",
+];
+
+describe("MCP conformance (client), through the CLI", () => {
+  it(`passes ${SCENARIOS.join(", ")}`, { timeout: 120_000 }, async () => {
+    const results = await run(SCENARIOS);
     const summary = Object.fromEntries(results.map((r) => [r.scenario, { pass: r.pass, failed: r.failed, problems: r.problems, output: r.output }]));
     for (const r of results) {
       expect(summary[r.scenario]).toMatchObject({ pass: true, failed: 0 });
@@ -42,6 +56,6 @@ describe("MCP conformance (client)", () => {
     }
     // Every default of the elicitation form was applied (string, integer, number, enum, boolean).
     expect(results.find((r) => r.scenario === "elicitation-sep1034-client-defaults")!.passed).toBe(5);
-    expect(results.map((r) => r.scenario)).toEqual(["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"]);
+    expect(results.map((r) => r.scenario)).toEqual(SCENARIOS);
   });
 });

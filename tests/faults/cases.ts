@@ -126,6 +126,7 @@ const call = (tool: string, args: object = {}) => ["call", `mcp__s__${tool}`, JS
 const MCP_FAULTS: Fault[] = [
   { fixture: "mcp/bad-schemas.mjs", config: bypass, run: call("good", { q: "x" }), code: 0, says: [/tool "dangling_ref" skipped: its inputSchema has a \$ref to "#\/\$defs\/missing"/, /good \{"q":"x"\}/] },
   { fixture: "mcp/big-output.mjs", config: { ...bypass, tools: { maxOutputBytes: 1000 } }, run: call("big"), code: 0, says: /output truncated: \d+ of 5242880 bytes cut/ },
+  { fixture: "mcp/client-features.mjs", config: bypass, run: call("ask_model"), code: 1, says: /the user declined MCP server s's sampling request \(with no terminal to ask, set "sampling": "allow"/ },
   { fixture: "mcp/crash-mid-call.mjs", config: bypass, run: call("crash"), code: 1, says: /MCP server s disconnected during the call: the server process exited with code 1 \(stderr: crash-mid-call: crashing now\)/ },
   { fixture: "mcp/deep-frames.mjs", config: bypass, run: call("poison"), code: 0, says: /^ok$/m },
   { fixture: "mcp/deep-http.mjs", http: "/mcp", config: bypass, run: call("poison_sse"), code: 0, says: /^ok$/m },

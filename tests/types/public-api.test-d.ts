@@ -138,7 +138,7 @@ describe("the session, prompt and permission hooks", () => {
       name: "all",
       sessionStart(s) {
         expectTypeOf(s).toEqualTypeOf<SessionStartInfo>();
-        expectTypeOf(s.source).toEqualTypeOf<"startup" | "clear">();
+        expectTypeOf(s.source).toEqualTypeOf<"startup" | "clear" | "resume">();
         return { context: "branch: main" };
       },
       userPromptSubmit(p) {

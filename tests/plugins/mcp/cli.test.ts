@@ -19,10 +19,11 @@ describe("agent mcp list / get", () => {
     const r = await agent(p, ["mcp", "list"]);
     expect(r.code).toBe(0);
     const lines = r.stdout.split("\n");
-    expect(lines[0]).toMatch(/^NAME\s+TRANSPORT\s+STATUS\s+TOOLS\s+TIME\s+DETAIL$/);
-    expect(lines[1]).toMatch(new RegExp(`^demo\\s+stdio\\s+connected\\s+3\\s+\\d+ ms\\s+${process.execPath} ${DEMO_SERVER}$`));
-    expect(lines[2]).toMatch(/^down\s+stdio\s+failed\s+0\s+\d+ ms\s+the server process exited with code 3 \(stderr: fatal: boom\)$/);
-    expect(lines[3]).toMatch(/^off\s+stdio\s+disabled\s+0\s+-\s+/);
+    expect(lines[0]).toMatch(/^NAME\s+TRANSPORT\s+STATUS\s+TOOLS\s+AUTH\s+TIME\s+DETAIL$/);
+    // AUTH is "-" for stdio servers (OAuth is for remote ones).
+    expect(lines[1]).toMatch(new RegExp(`^demo\\s+stdio\\s+connected\\s+3\\s+-\\s+\\d+ ms\\s+${process.execPath} ${DEMO_SERVER}$`));
+    expect(lines[2]).toMatch(/^down\s+stdio\s+failed\s+0\s+-\s+\d+ ms\s+the server process exited with code 3 \(stderr: fatal: boom\)$/);
+    expect(lines[3]).toMatch(/^off\s+stdio\s+disabled\s+0\s+-\s+-\s+/);
     expect(r.stdout).toContain("3 servers: 1 connected, 1 failed, 1 disabled.");
     expect(r.stderr).toBe("");
   });
@@ -44,7 +45,8 @@ describe("agent mcp list / get", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("status:  connected (stdio,");
     expect(r.stdout).toContain("server:  demo-server 0.1.0");
-    expect(r.stdout).toContain("Tools (3 from the server):");
+    expect(r.stdout).toContain("Tools (3 from the server, plus mcp__demo__resources to list and read its resources):");
+    expect(r.stdout).toContain("/mcp__demo__greet <name>  [MCP:demo] Asks the model to greet someone by name");
     expect(r.stdout).toMatch(/mcp__demo__add\s+read\s+\[MCP:demo\] Adds two numbers/);
     expect(r.stdout).toContain("input: a: number (required), b: number (required)");
     const json = JSON.parse((await agent(p, ["mcp", "get", "demo", "--json"])).stdout);
@@ -52,6 +54,7 @@ describe("agent mcp list / get", () => {
       ["mcp__demo__echo", "echo", "read"],
       ["mcp__demo__add", "add", "read"],
       ["mcp__demo__upper", "upper", "read"],
+      ["mcp__demo__resources", null, "read"],
     ]);
     expect(json.toolList[0].inputSchema).toMatchObject({ type: "object", required: ["text"] });
   });
@@ -74,7 +77,7 @@ describe("agent mcp list / get", () => {
   it("shows MCP tools in agent tools and calls them with agent call", async () => {
     const tools = await agent(p, ["tools", "--json"]);
     const list = JSON.parse(tools.stdout) as { name: string; source: string }[];
-    expect(list.filter((t) => t.source === "mcp:demo").map((t) => t.name).sort()).toEqual(["mcp__demo__add", "mcp__demo__echo", "mcp__demo__upper"]);
+    expect(list.filter((t) => t.source === "mcp:demo").map((t) => t.name).sort()).toEqual(["mcp__demo__add", "mcp__demo__echo", "mcp__demo__resources", "mcp__demo__upper"]);
     const call = await agent(p, ["call", "mcp__demo__upper", '{"text":"shout"}']);
     expect(call).toMatchObject({ code: 0, stdout: "SHOUT\n" });
     // Only the server the call needs is started: the broken one is not even tried.

@@ -25,6 +25,34 @@ describe("MCP server config", () => {
     expect(gemini).toMatchObject({ transport: "http", toolTimeout: 5000 });
   });
 
+  it("reads oauth (Claude Code's clientId, callbackPort, scopes, plus ours), sampling and roots; checks what a grant needs", () => {
+    const { servers, problems } = parseServers(
+      {
+        pre: { url: "https://a.example/mcp", oauth: { clientId: "cli", clientSecret: "${TOKEN}", callbackPort: 8976, scopes: "read write" }, sampling: "allow", roots: false },
+        plain: { url: "https://b.example/mcp" },
+        ownToken: { url: "https://c.example/mcp", headers: { authorization: "Bearer x" } },
+        off: { url: "https://d.example/mcp", oauth: false },
+        m2m: { url: "https://e.example/mcp", oauth: { grant: "client_credentials", clientId: "bot" } },
+        local: { command: "x", oauth: { clientId: "y" } },
+      },
+      { root, env },
+    );
+    const byName = Object.fromEntries(servers.map((s) => [s.name, s]));
+    expect(byName.pre).toMatchObject({ oauth: { clientId: "cli", clientSecret: "t0k", callbackPort: 8976, scopes: "read write", grant: "authorization_code" }, sampling: "allow", roots: false });
+    // Without an oauth key, a remote server is authorized by OAuth when it answers 401...
+    expect(byName.plain).toMatchObject({ oauth: { grant: "authorization_code" }, sampling: "ask", roots: true });
+    // ...unless you give it its own Authorization header, or say "oauth": false.
+    expect(byName.ownToken.oauth).toBe(false);
+    expect(byName.off.oauth).toBe(false);
+    expect(byName.local.oauth).toBe(false);
+    expect(problems.map((p) => [p.server, p.fatal, p.message])).toEqual([
+      ["m2m", true, 'mcpServers.m2m.oauth: the client_credentials grant needs "clientId" and "clientSecret" or "privateKey"'],
+      ["local", false, "mcpServers.local.oauth: only remote (url) servers use OAuth; ignored"],
+    ]);
+    const bad = parseServers({ s: { url: "https://a.example/mcp", oauth: { clientID: "x" } } }, { root, env });
+    expect(bad.problems[0].message).toMatch(/^mcpServers\.s\.oauth: expected false, or an object with clientId/);
+  });
+
   it("expands ${VAR} and ${VAR:-default}", () => {
     expect(expandVars("${TOKEN}-${MISSING:-dflt}-${EMPTY:-e}", env)).toEqual({ value: "t0k-dflt-e", missing: [] });
     expect(expandVars("a${MISSING}b", env)).toEqual({ value: "ab", missing: ["MISSING"] });

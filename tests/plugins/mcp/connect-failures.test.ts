@@ -54,6 +54,7 @@ describe("servers that fail to connect", () => {
     expect(host.tools.list().filter((t) => t.source.startsWith("mcp:")).map((t) => t.name).sort()).toEqual([
       "mcp__demo__add",
       "mcp__demo__echo",
+      "mcp__demo__resources",
       "mcp__demo__upper",
     ]);
     const echo = await host.tools.call("mcp__demo__echo", { text: "still here" });

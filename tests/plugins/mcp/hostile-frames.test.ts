@@ -64,7 +64,7 @@ describe("stray frames of every kind (stdio)", () => {
     const answers = JSON.parse((await host.tools.call("mcp__stray__answers", {})).output) as Record<string, number | string>;
     // Methods we have no handler for: -32601; a request nested too deep: -32600; the one with an object for an id is ignored.
     for (const n of [1, 2]) {
-      expect(answers).toMatchObject({ [`acme/frobnicate-${n}`]: -32601, [`sampling/createMessage-${n}`]: -32601, [`roots/list-${n}`]: -32601, [`deep-${n}`]: -32600 });
+      expect(answers).toMatchObject({ [`acme/frobnicate-${n}`]: -32601, [`completion/complete-${n}`]: -32601, [`resources/list-${n}`]: -32601, [`deep-${n}`]: -32600 });
     }
     expect(Object.keys(answers)).toHaveLength(8);
     const status = getMcpStatus(host)[0];

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
-import { startFake, type FakeServer } from "../../core/loop-helpers.js";
+import { startFake, toolResults, type FakeServer } from "../../core/loop-helpers.js";
 import { runCli } from "../../helpers/cli.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 import { cleanupTemp, tempProject, type TempProject } from "../../helpers/project.js";
@@ -98,13 +98,23 @@ describe("agent run", () => {
   });
 });
 
-test("a cached tool the server no longer has: the call says so, and the live list replaces the cached one", async () => {
-  const p = project();
-  expect((await cli(p, ["mcp", "list"], { TOOLS: "echo,old" })).code).toBe(0);
-  const r = await cli(p, ["call", "mcp__a__old", '{"text":"x"}', "--json"], { TOOLS: "echo" });
-  expect(r.code).toBe(1);
-  expect(JSON.parse(r.stdout).output).toBe("Tool mcp__a__old is no longer offered by MCP server a (it was in the cached list of its tools); the current tools are registered now.");
-  // The cache now holds the live list: the next call does not find the tool at all.
+test("a cached tool the server no longer has: the model's call says so, and the live list replaces the cached one", async () => {
+  const p = project({ toolSearch: { mode: "off" } });
+  expect((await cli(p, ["mcp", "list"], { TOOLS: "echo,old" })).code).toBe(0); // the cache lists old
+  srv = await startFake("openai", [{ text: "", toolCalls: [{ id: "o", name: "mcp__a__old", arguments: { text: "x" } }] }, { text: "done" }]);
+  p.write(".agentrc.json", { model: "openai:gpt-fake", providers: { openai: { baseURL: srv.baseURL, apiKey: "k" } }, permissions: { mode: "bypass" }, toolSearch: { mode: "off" } });
+  const r = await cli(p, ["run", "-p", "hi"], { TOOLS: "echo" });
+  expect(r.code, r.stderr).toBe(0);
+  const [first, second] = srv.requests.map((q) => q.body as { tools: { function: { name: string } }[] });
+  // The first request offered the cached tool; the call got an answer the model can act on.
+  expect(first.tools.map((t) => t.function.name)).toContain("mcp__a__old");
+  expect(toolResults("openai", srv.requests[1])[0]).toMatchObject({
+    id: "o",
+    content: "Error: Tool mcp__a__old is no longer offered by MCP server a (it was in the cached list of its tools); the current tools are registered now.",
+    isError: true,
+  });
+  expect(second.tools.map((t) => t.function.name)).not.toContain("mcp__a__old");
+  // The cache now holds the live list: a call by hand does not find the tool at all.
   const again = await cli(p, ["call", "mcp__a__old", '{"text":"x"}']);
   expect(again.code).toBe(2);
   expect(again.stderr).toContain('Unknown tool "mcp__a__old"');

@@ -115,12 +115,22 @@ describe("the environment of a stdio server", () => {
 });
 
 describe("server-filesystem, confined to a temp folder", () => {
-  it("reads and writes inside, is refused outside", async () => {
+  it("with roots (the default), its folders are the workspace roots, not its command line's", async () => {
+    const workspace = tempDir();
+    const given = tempDir();
+    writeFileSync(path.join(workspace, "in-workspace.txt"), "workspace file\n");
+    writeFileSync(path.join(given, "given.txt"), "given folder\n");
+    const host = await mcpHost({ fs: { ...node(FILESYSTEM, given), trust: true } }, { cwd: workspace });
+    expect(await host.tools.call("mcp__fs__read_text_file", { path: path.join(workspace, "in-workspace.txt") })).toMatchObject({ ok: true, output: "workspace file\n" });
+    expect((await host.tools.call("mcp__fs__read_text_file", { path: path.join(given, "given.txt") })).output).toMatch(/Access denied - path outside allowed directories/);
+  });
+
+  it('reads and writes inside, is refused outside ("roots": false keeps the folder it was given)', async () => {
     const dir = tempDir();
     const outside = tempDir();
     writeFileSync(path.join(dir, "hello.txt"), "hello from the sandbox\n");
     writeFileSync(path.join(outside, "secret.txt"), "nope\n");
-    const host = await mcpHost({ fs: { ...node(FILESYSTEM, dir), trust: true } });
+    const host = await mcpHost({ fs: { ...node(FILESYSTEM, dir), trust: true, roots: false } });
     expect(host.tools.get("mcp__fs__read_text_file")!.risk).toBe("read");
     expect(host.tools.get("mcp__fs__write_file")!.risk).toBe("write");
     expect(await host.tools.call("mcp__fs__read_text_file", { path: path.join(dir, "hello.txt") })).toMatchObject({ ok: true, output: "hello from the sandbox\n" });

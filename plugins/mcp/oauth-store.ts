@@ -1,0 +1,132 @@
+/**
+ * Where OAuth state of remote MCP servers is kept: per user (the user config folder,
+ * `~/.config/agent/mcp-oauth/`, folder 0700), one file per server identity (its URL, hashed into the
+ * file name), mode 0600, written atomically. Never in `.mcp.json`, never in the project. Every token
+ * and client secret read or written is declared a secret, so it is redacted from the audit log,
+ * server logs and CLI output.
+ */
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+
+export interface StoredAuth {
+  /** The server's URL: what the entry is keyed by. */
+  url: string;
+  client?: OAuthClientInformationMixed;
+  /** True when `client` came from dynamic registration or a metadata document (not the config). */
+  registered?: boolean;
+  tokens?: OAuthTokens;
+  /** ms since the epoch; from `expires_in` when the tokens were saved. */
+  expiresAt?: number;
+  savedAt?: string;
+  /** Where the server's protected-resource metadata was found (from its WWW-Authenticate). */
+  resourceMetadataUrl?: string;
+  codeVerifier?: string;
+  /** A scope the server asked for (403 insufficient_scope) that the next login requests too. */
+  pendingScope?: string;
+  /** The scope the last login asked for. */
+  loginScope?: string;
+}
+
+export type DeclareSecret = (value: string, label: string) => void;
+
+export function oauthDir(userConfigDir: string): string {
+  return path.join(userConfigDir, "mcp-oauth");
+}
+
+/** The identity of a server for its stored credentials: its URL without a fragment. */
+export function serverKey(url: string): string {
+  const u = new URL(url);
+  u.hash = "";
+  return u.href;
+}
+
+export class OAuthStore {
+  private cache: StoredAuth | undefined;
+  readonly file: string;
+
+  /** `userConfigDir` undefined (user config turned off): kept in memory, for this host only. */
+  constructor(
+    userConfigDir: string | undefined,
+    readonly url: string,
+    private readonly declare: DeclareSecret,
+    private readonly label: string,
+  ) {
+    const key = serverKey(url);
+    this.url = key;
+    this.file = userConfigDir ? path.join(oauthDir(userConfigDir), `${createHash("sha256").update(key).digest("hex").slice(0, 24)}.json`) : "";
+  }
+
+  read(): StoredAuth {
+    if (this.cache) return this.cache;
+    let data: StoredAuth = { url: this.url };
+    try {
+      if (this.file && existsSync(this.file)) {
+        const parsed = JSON.parse(readFileSync(this.file, "utf8")) as StoredAuth;
+        if (parsed && parsed.url === this.url) data = parsed;
+      }
+    } catch {
+      /* an unreadable file is as good as none: the next login writes a new one */
+    }
+    this.declareSecrets(data);
+    this.cache = data;
+    return data;
+  }
+
+  update(change: (data: StoredAuth) => void): void {
+    const data = structuredClone(this.read());
+    change(data);
+    this.declareSecrets(data);
+    this.cache = data;
+    if (!this.file) return;
+    const dir = path.dirname(this.file);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(tmp, 0o600);
+    renameSync(tmp, this.file);
+  }
+
+  /** Forget everything about this server (logout). */
+  clear(): boolean {
+    const had = !!this.cache?.tokens;
+    this.cache = { url: this.url };
+    if (!this.file) return had;
+    if (!existsSync(this.file)) return false;
+    rmSync(this.file, { force: true });
+    return true;
+  }
+
+  private declareSecrets(data: StoredAuth): void {
+    const t = data.tokens;
+    if (t?.access_token) this.declare(t.access_token, `${this.label}.access_token`);
+    if (t?.refresh_token) this.declare(t.refresh_token, `${this.label}.refresh_token`);
+    if (t?.id_token) this.declare(t.id_token, `${this.label}.id_token`);
+    const secret = (data.client as { client_secret?: string } | undefined)?.client_secret;
+    if (secret) this.declare(secret, `${this.label}.client_secret`);
+    if (data.codeVerifier) this.declare(data.codeVerifier, `${this.label}.code_verifier`);
+  }
+}
+
+/** What `agent mcp list` shows about a server's authorization. */
+export interface AuthState {
+  state: "none" | "needs-login" | "authorized" | "expired" | "client-credentials";
+  /** ISO time the access token expires. */
+  expiresAt?: string;
+  scope?: string;
+  /** Whether a refresh token is held (an expired token is then renewed without a login). */
+  refreshable?: boolean;
+}
+
+export function describeStored(data: StoredAuth, now = Date.now()): AuthState {
+  if (!data.tokens?.access_token) return { state: "none" };
+  const expired = data.expiresAt !== undefined && data.expiresAt <= now;
+  return {
+    state: expired && !data.tokens.refresh_token ? "expired" : "authorized",
+    expiresAt: data.expiresAt ? new Date(data.expiresAt).toISOString() : undefined,
+    scope: data.tokens.scope,
+    refreshable: !!data.tokens.refresh_token,
+  };
+}
