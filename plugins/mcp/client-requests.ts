@@ -4,6 +4,7 @@
  * decline, elicitation.ts), `agent mcp login/logout` and the login offered in a terminal (oauth.ts).
  * Kept apart from manager.ts, which owns the registrations.
  */
+import { statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { PluginContext } from "../../core/index.js";
@@ -35,8 +36,22 @@ export class ClientRequests {
     }
   }
 
-  roots(): { uri: string; name: string }[] {
-    return this.ctx.workspace.roots.map((r) => ({ uri: pathToFileURL(r).href, name: path.basename(r) || r }));
+  /**
+   * The workspace roots, and for a stdio server also the folders its command line names: a server that
+   * confines itself to its client's roots (server-filesystem) replaces its own folders with these, so a
+   * `.mcp.json` written for a client without roots (`server-filesystem ~/notes`) keeps its folder.
+   */
+  roots(c: McpConnection): { uri: string; name: string }[] {
+    const dirs = [...this.ctx.workspace.roots];
+    if (c.config.command) {
+      const base = c.config.cwd ?? this.ctx.workspace.root;
+      for (const arg of c.config.args) {
+        if (!arg || arg.startsWith("-")) continue;
+        const dir = path.resolve(base, arg);
+        if (!dirs.includes(dir) && isDirectory(dir)) dirs.push(dir);
+      }
+    }
+    return dirs.map((r) => ({ uri: pathToFileURL(r).href, name: path.basename(r) || r }));
   }
 
   /** In a terminal the user answers the form (elicitation-form.ts); headless, its defaults or a decline (elicitation.ts). */
@@ -95,5 +110,13 @@ export class ClientRequests {
     if (!c) throw new Error(`no enabled MCP server named "${name}"${this.allNames.includes(name) ? " (it is disabled or misconfigured)" : ""}`);
     if (!c.config.url) throw new Error(`MCP server ${name} is a local (stdio) server: it has no login`);
     return c;
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }

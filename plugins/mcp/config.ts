@@ -37,7 +37,7 @@ export interface ServerConfig {
   trust: boolean;
   /** OAuth for a remote server (oauth.ts); `false`: never authorize, a 401 is an error. Absent: discovered on a 401. */
   oauth: OAuthSettings | false;
-  /** `false`: roots are not declared to the server (it keeps the folders its command line gave it). */
+  /** `false`: roots are not declared to the server (it keeps the folders its command line gave it, only those). */
   roots: boolean;
   /** A server's `sampling/createMessage`: asked in a terminal (`ask`, the default), always sent, or refused. */
   sampling: "ask" | "allow" | "deny";

@@ -38,8 +38,8 @@ export interface ConnectionListener {
   elicit(conn: McpConnection, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** A server's `sampling/createMessage`, after the user's yes (sampling.ts). */
   sample(conn: McpConnection, params: unknown, signal: AbortSignal): Promise<Record<string, unknown>>;
-  /** The roots offered to servers (`roots/list`). */
-  roots(): { uri: string; name: string }[];
+  /** The roots offered to a server (`roots/list`). */
+  roots(conn: McpConnection): { uri: string; name: string }[];
 }
 
 export interface Session {

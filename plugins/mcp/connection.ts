@@ -95,7 +95,7 @@ export class McpConnection {
       config,
       log: this.log,
       elicit: (params) => this.listener.elicit(this, params),
-      roots: () => this.listener.roots(),
+      roots: () => this.listener.roots(this),
       sample: (params, signal) => this.listener.sample(this, params, signal),
       listChanged: (client, what) => {
         if (what !== "resources") this.refresh(client, what);

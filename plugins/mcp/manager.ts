@@ -238,8 +238,8 @@ export class McpManager implements ConnectionListener {
     return this.requests.sample(c, params, signal);
   }
 
-  roots(): { uri: string; name: string }[] {
-    return this.requests.roots();
+  roots(c: McpConnection): { uri: string; name: string }[] {
+    return this.requests.roots(c);
   }
 
   /** The workspace roots changed: every connected server hears `notifications/roots/list_changed` (and asks again). */

@@ -115,14 +115,18 @@ describe("the environment of a stdio server", () => {
 });
 
 describe("server-filesystem, confined to a temp folder", () => {
-  it("with roots (the default), its folders are the workspace roots, not its command line's", async () => {
+  it("with roots (the default), its folders are the workspace roots plus the folder its command line gave it; nothing else", async () => {
     const workspace = tempDir();
     const given = tempDir();
+    const outside = tempDir();
     writeFileSync(path.join(workspace, "in-workspace.txt"), "workspace file\n");
     writeFileSync(path.join(given, "given.txt"), "given folder\n");
+    writeFileSync(path.join(outside, "secret.txt"), "nope\n");
     const host = await mcpHost({ fs: { ...node(FILESYSTEM, given), trust: true } }, { cwd: workspace });
     expect(await host.tools.call("mcp__fs__read_text_file", { path: path.join(workspace, "in-workspace.txt") })).toMatchObject({ ok: true, output: "workspace file\n" });
-    expect((await host.tools.call("mcp__fs__read_text_file", { path: path.join(given, "given.txt") })).output).toMatch(/Access denied - path outside allowed directories/);
+    // A .mcp.json written for a client without roots (Claude Code's) keeps working: its folder stays.
+    expect(await host.tools.call("mcp__fs__read_text_file", { path: path.join(given, "given.txt") })).toMatchObject({ ok: true, output: "given folder\n" });
+    expect((await host.tools.call("mcp__fs__read_text_file", { path: path.join(outside, "secret.txt") })).output).toMatch(/Access denied - path outside allowed directories/);
   });
 
   it('reads and writes inside, is refused outside ("roots": false keeps the folder it was given)', async () => {
