@@ -71,7 +71,7 @@ export interface AgentSession {
   readonly usage: { inputTokens: number; outputTokens: number };
   /** True while a run is in progress. */
   readonly running: boolean;
-  /** Forget the conversation (usage totals are kept); `sessionEnd` handlers hear of it (reason `clear`). */
+  /** Forget the conversation (usage totals are kept): `sessionEnd` handlers hear of it (reason `clear`), and what follows is a new session (a new id; the old transcript stays resumable). */
   clear(): void;
   /**
    * The transcript of this conversation (`.agent/sessions/<id>.jsonl` under the project root), written

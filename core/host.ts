@@ -182,6 +182,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     mode: () => gate.mode,
     emit,
     host: () => host,
+    rename: (id) => void ((sessionId = id), audit.setSession(id)),
     switchTo: async (id) => {
       await lifecycle.resume();
       sessionId = id;

@@ -36,6 +36,7 @@ export interface SessionPartsOptions {
   emit(e: AgentEvent): void;
   host(): PluginHost;
   switchTo(id: string): Promise<void>;
+  rename(id: string): void;
 }
 
 export function sessionParts(o: SessionPartsOptions): { session: AgentSession; control: RunControl } {
@@ -62,6 +63,7 @@ export function sessionParts(o: SessionPartsOptions): { session: AgentSession; c
     context,
     host: o.host,
     switchTo: o.switchTo,
+    rename: o.rename,
     newId: () => randomUUID(),
     userConfigDir: o.userConfigDir,
   });

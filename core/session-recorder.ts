@@ -149,6 +149,17 @@ export class SessionRecorder {
     };
   }
 
+  /** `/clear`: the conversation goes on as a new session (its file written with its first message); the old one stays resumable. */
+  restart(id: string): void {
+    this.writer?.close();
+    this.writer = undefined;
+    this.id = id;
+    this.written = [];
+    this.pending = [];
+    this.forkedFrom = undefined;
+    this.resumed = false;
+  }
+
   get sessionId(): string {
     return this.id;
   }

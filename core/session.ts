@@ -19,6 +19,8 @@ export interface SessionDeps {
   host?(): PluginHost;
   /** The conversation goes on as another session (resume, fork): the host's id follows. */
   switchTo?(id: string): Promise<void>;
+  /** The host's id becomes `id` (a cleared conversation is a new session), nothing else. */
+  rename?(id: string): void;
   newId?(): string;
   /** For the user-level instructions in the system prompt a compaction measures. */
   userConfigDir?: string;
@@ -44,8 +46,13 @@ export function createSession(deps: SessionDeps): AgentSession {
     },
     clear() {
       session.messages.length = 0;
-      deps.recorder?.sync(session.messages);
+      // sessionEnd hears the old id (its info is taken now); the next run starts the new one.
       deps.onClear();
+      if (deps.recorder && deps.newId && deps.rename) {
+        const id = deps.newId();
+        deps.recorder.restart(id);
+        deps.rename(id);
+      } else deps.recorder?.sync(session.messages);
     },
     async resume(idOrPrefix, options = {}): Promise<ResumeResult> {
       if (session.running) throw new AgentError("E_USAGE", "A run is in progress; resume a session once it is over.");

@@ -35,6 +35,8 @@ export interface DispatchOptions {
   fields: Record<string, unknown>;
   callId?: string;
   signal?: AbortSignal;
+  /** The session the event is about, when it may no longer be the host's (SessionEnd after /clear). */
+  sessionId?: string;
   /** For `if`: the tool called and what permission rules see in the call. */
   call?: { tool: RegisteredTool; subjects: readonly string[] | undefined; paths: boolean };
 }
@@ -63,9 +65,10 @@ export class Dispatcher {
     const combined: Combined = { contexts: [], ran: handlers.length };
     if (!handlers.length) return combined;
     const root = this.ctx.workspace.root;
+    const sessionId = o.sessionId ?? this.ctx.host.sessionId;
     const stdin = JSON.stringify({
-      session_id: this.ctx.host.sessionId,
-      transcript_path: this.transcript.update(),
+      session_id: sessionId,
+      transcript_path: sessionId === this.ctx.host.sessionId ? this.transcript.update() : this.transcript.fileFor(sessionId),
       cwd: root,
       permission_mode: CLAUDE_MODES[this.ctx.host.permissionMode] ?? this.ctx.host.permissionMode,
       hook_event_name: event,

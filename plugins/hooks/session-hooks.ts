@@ -41,7 +41,7 @@ export function tapSessionHooks(ctx: PluginContext, d: Dispatcher): void {
     ctx.hooks.sessionEnd.tapPromise("SessionEnd", async (s) => {
       // Claude Code's reasons: `clear` for /clear, `other` for the rest (here: the host closing).
       const reason = s.reason === "clear" ? "clear" : "other";
-      await d.run("SessionEnd", { names: [reason], fields: { reason } });
+      await d.run("SessionEnd", { names: [reason], fields: { reason }, sessionId: s.sessionId });
     });
   }
 }

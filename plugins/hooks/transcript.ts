@@ -16,7 +16,12 @@ export class Transcript {
 
   /** The file of the current session (a resumed session has its own id). */
   get file(): string {
-    return path.join(this.ctx.workspace.root, ".agent", "transcripts", `${this.ctx.host.sessionId}.jsonl`);
+    return this.fileFor(this.ctx.host.sessionId);
+  }
+
+  /** The transcript of session `id` (an ended one keeps its file as it was last written). */
+  fileFor(id: string): string {
+    return path.join(this.ctx.workspace.root, ".agent", "transcripts", `${id}.jsonl`);
   }
 
   /** Bring the file up to date; returns its path. A write that fails leaves the old file (hooks still run). */

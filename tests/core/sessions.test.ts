@@ -128,6 +128,24 @@ describe.each(KINDS)("sessions with %s", (kind) => {
     expect(loaded.messages.map((m) => m.content)).toEqual(["first prompt of A", "A1", "go on in the fork", "A2 forked"]);
   });
 
+  test("/clear starts a new session: a new id and file, the cleared conversation still resumable", async () => {
+    const dir = await project();
+    const srv = await fake(kind, [{ text: "before" }, { text: "after" }]);
+    const { host } = await hostIn(dir, kind, srv);
+    await host.run("the first conversation");
+    const old = host.session.id;
+    const oldFile = readFileSync(sessionFile(dir, old), "utf8");
+    expect((await host.commands.run("/clear")).output).toMatch(/cleared/);
+    expect(host.session.id).not.toBe(old);
+    expect(existsSync(sessionFile(dir, host.session.id))).toBe(false); // no file until something is said
+    await host.run("the second conversation");
+    expect(readSession(sessionFile(dir, host.session.id)).messages.map((m) => m.content)).toEqual(["the second conversation", "after"]);
+    // The old transcript is as it was: nothing appended, no clear record.
+    expect(readFileSync(sessionFile(dir, old), "utf8")).toBe(oldFile);
+    expect(readSession(sessionFile(dir, old)).messages.map((m) => m.content)).toEqual(["the first conversation", "before"]);
+    expect(listSessions(dir).map((x) => x.id).sort()).toEqual([old, host.session.id].sort());
+  });
+
   test("a truncated or corrupted tail resumes from the last complete turn, says so, and the file is repaired", async () => {
     const dir = await project();
     const srv = await fake(kind, [

@@ -3,6 +3,7 @@
  * SessionStart, UserPromptSubmit, Stop, SessionEnd; and PreCompact (which compaction will fire) at
  * the level of its tap.
  */
+import path from "node:path";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { planHooks } from "../../../plugins/hooks/config.js";
 import { Dispatcher } from "../../../plugins/hooks/dispatch.js";
@@ -34,10 +35,19 @@ describe("SessionStart and SessionEnd", () => {
     await h.host.run("second");
     expect(h.model!.requests).toHaveLength(2);
     for (const r of h.model!.requests) expect(r.system).toContain('<context from="hooks">\nCurrent branch: feat/hooks\n</context>');
+    const first = h.host.sessionId;
     h.host.session.clear();
+    const second = h.host.sessionId;
+    expect(second).not.toBe(first); // /clear starts a new session, as in Claude Code
     await h.host.run("third");
     await h.host.close();
     const starts = readLog(h.project.path("start-log")).inputs;
+    expect(starts.map((i) => i.session_id)).toEqual([first, second]);
+    // SessionEnd of the cleared session names it and its transcript, not the new one.
+    expect(readLog(h.project.path("end-log")).inputs.map((i) => [i.session_id, path.basename(String(i.transcript_path))])).toEqual([
+      [first, `${first}.jsonl`],
+      [second, `${second}.jsonl`],
+    ]);
     expect(starts.map((i) => [i.hook_event_name, i.source, i.model])).toEqual([
       ["SessionStart", "startup", "scripted:test"],
       ["SessionStart", "clear", "scripted:test"],

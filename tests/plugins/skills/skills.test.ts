@@ -153,9 +153,10 @@ test("allowed-tools are refused headless (and said so), and granted with permiss
   expect(await allowed.host.tools.call("run_command", { command: "echo hi" })).toMatchObject({ ok: true });
   expect((await allowed.host.tools.call("run_command", { command: "ls" })).outcome).toBe("denied"); // only what was listed
   await allowed.host.run(ok.prompt!);
-  allowed.host.session.clear();
+  const granted = allowed.host.sessionId;
+  allowed.host.session.clear(); // a new session id; the grants of this host stay
   expect((await allowed.host.tools.call("skill", { name: "echo-helper" })).output).toContain("allowed run_command(echo:*), read_file earlier in this session");
-  const grants = allowed.audit().filter((a) => a.kind === "grant" && a.outcome !== "read-only" && a.session === allowed.host.sessionId);
+  const grants = allowed.audit().filter((a) => a.kind === "grant" && a.outcome !== "read-only" && a.session === granted);
   expect(grants).toMatchObject([{ outcome: "granted", by: "config:permissions.grants" }]);
   expect(allowed.of("permission_grant")).toHaveLength(1);
 });
