@@ -10,7 +10,16 @@ import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { errorMessage } from "./errors.js";
 import { redactBatch, redactString, summaryJson } from "./redact.js";
+import { ensureAgentIgnores } from "./local-settings.js";
 import type { AuditKind } from "./types.js";
+
+function ignoreInAgentDir(dir: string, entry: string): void {
+  try {
+    ensureAgentIgnores(dir, entry);
+  } catch {
+    /* a read-only folder: the log is still written */
+  }
+}
 
 export interface AuditRecord {
   kind: AuditKind;
@@ -137,8 +146,11 @@ export class AuditLog {
     });
     try {
       if (this.fd === undefined) {
-        mkdirSync(path.dirname(this.file!), { recursive: true });
+        const dir = path.dirname(this.file!);
+        mkdirSync(dir, { recursive: true });
         this.fd = openSync(this.file!, "a", 0o600);
+        // In the project's .agent folder: kept out of git with the rest of what is this machine's own.
+        if (path.basename(dir) === ".agent") ignoreInAgentDir(dir, path.basename(this.file!));
       }
       writeSync(this.fd, text);
     } catch (err) {

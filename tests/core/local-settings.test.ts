@@ -3,11 +3,14 @@
  * project" rules and local MCP servers apply), written with `.agent/.gitignore` listing it; and `model`
  * aliases checked once every file is merged.
  */
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config.js";
 import { ConfigError } from "../../core/errors.js";
 import { addLocalAllowRules, localSettingsPath } from "../../core/local-settings.js";
+import { AuditLog } from "../../core/audit.js";
 import { cleanupTemp, tempProject } from "../helpers/project.js";
 
 afterAll(cleanupTemp);
@@ -30,7 +33,7 @@ describe("local settings", () => {
     expect(addLocalAllowRules(p.dir, ["edit_file(/a.ts)"]).added).toEqual(["edit_file(/a.ts)"]);
     expect(addLocalAllowRules(p.dir, ["edit_file(/a.ts)", "grep"]).added).toEqual(["grep"]);
     expect(JSON.parse(readFileSync(localSettingsPath(p.dir), "utf8"))).toEqual({ mcpServers: { x: { command: "x" } }, permissions: { allow: ["edit_file(/a.ts)", "grep"] } });
-    expect(readFileSync(p.path(".agent/.gitignore"), "utf8")).toBe("history\nsettings.local.json\n");
+    expect(readFileSync(p.path(".agent/.gitignore"), "utf8")).toBe("history\nsettings.local.json\nsessions/\naudit.jsonl\nlogs/\ncache/\ntranscripts/\n");
     const loaded = await loadConfig({ cwd: p.dir, userConfigDir: false });
     expect(loaded.config.permissions?.allow).toEqual(["edit_file(/a.ts)", "grep"]);
   });
@@ -53,5 +56,23 @@ describe("model aliases in config", () => {
     expect((err as Error).message).toContain(bad.path(".agentrc.json"));
     expect((err as Error).message).toContain('model: "sonet" is neither provider:model (e.g. anthropic:claude-sonnet-5-5) nor a model alias');
     expect((err as Error).message).toContain('did you mean "sonnet"?');
+  });
+
+  it("the first audit record in .agent/ lists every machine-local entry in .agent/.gitignore; git then ignores them, not the project's skills", () => {
+    const p = tempProject({ ".agent/skills/mine/SKILL.md": "---\nname: mine\ndescription: d\n---\nbody\n" });
+    const log = new AuditLog(p.path(".agent/audit.jsonl"), "s1");
+    log.write({ kind: "call", source: "t", name: "x", outcome: "ok" });
+    log.close();
+    const listed = readFileSync(p.path(".agent/.gitignore"), "utf8").split("\n");
+    expect(listed).toEqual(expect.arrayContaining(["audit.jsonl", "settings.local.json", "sessions/", "logs/", "cache/", "transcripts/"]));
+    for (const f of ["logs/mcp-a.log", "cache/mcp/a.json", "sessions/s1.jsonl", "transcripts/s1.jsonl", "settings.local.json"]) {
+      mkdirSync(path.dirname(p.path(`.agent/${f}`)), { recursive: true });
+      writeFileSync(p.path(`.agent/${f}`), "{}");
+    }
+    execFileSync("git", ["init", "-q"], { cwd: p.dir });
+    const untracked = execFileSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: p.dir, encoding: "utf8" });
+    expect(untracked).toContain(".agent/skills/mine/SKILL.md");
+    expect(untracked).toContain(".agent/.gitignore");
+    expect(untracked).not.toMatch(/audit\.jsonl|logs\/|cache\/|sessions\/|transcripts\/|settings\.local/);
   });
 });
