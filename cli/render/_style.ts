@@ -35,3 +35,16 @@ export function stripAnsi(s: string): string {
   // eslint-disable-next-line no-control-regex
   return s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
 }
+
+/**
+ * Text from outside (a command the model wrote, a file's content, a server's question) made safe to
+ * print: control characters other than newline and tab are shown as `\xNN` instead of acting on the
+ * terminal, so an escape sequence cannot erase or rewrite what a prompt shows.
+ */
+export function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c, i: number) =>
+    // A CRLF line's \r (or a last one) does nothing visible: dropped, so Windows files read as they are.
+    c === "\r" && (s[i + 1] === "\n" || i === s.length - 1) ? "" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+}

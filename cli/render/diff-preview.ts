@@ -5,7 +5,7 @@
  * is hidden, and the whole of it can be asked for (`d`).
  */
 import { structuredPatch } from "diff";
-import type { Style } from "./_style.js";
+import { printable, type Style } from "./_style.js";
 
 /** Reads a file the way the tool will (inside the workspace), or says why it cannot. */
 export type ReadCurrent = (path: string) => { text: string } | { missing: true } | { error: string };
@@ -31,8 +31,8 @@ function str(v: unknown): string | undefined {
 export function previewCall(toolName: string, input: unknown, s: Style, read?: ReadCurrent): Preview {
   const obj = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
   if (toolName === "run_command" && str(obj.command) !== undefined) {
-    const lines = str(obj.command)!.split("\n").map((l, i) => `${i === 0 ? s.gray("$") : " "} ${l}`);
-    if (str(obj.cwd)) lines.push(s.gray(`in ${obj.cwd}`));
+    const lines = printable(str(obj.command)!).split("\n").map((l, i) => `${i === 0 ? s.gray("$") : " "} ${l}`);
+    if (str(obj.cwd)) lines.push(s.gray(`in ${printable(str(obj.cwd)!)}`));
     return cut(lines);
   }
   if ((toolName === "edit_file" || toolName === "write_file") && str(obj.path) !== undefined && read) {
@@ -43,7 +43,7 @@ export function previewCall(toolName: string, input: unknown, s: Style, read?: R
 }
 
 function fileDiff(toolName: string, obj: Record<string, unknown>, s: Style, current: ReturnType<ReadCurrent>): string[] {
-  const file = str(obj.path)!;
+  const file = printable(str(obj.path)!);
   if ("error" in current) return [s.yellow(current.error)];
   const before = "text" in current ? current.text : "";
   let after: string;
@@ -79,7 +79,8 @@ export function patchLines(before: string, after: string, file: string): string[
 }
 
 function colour(lines: string[], s: Style): string[] {
-  return lines.map((l, i) => {
+  return lines.map((raw, i) => {
+    const l = printable(raw);
     if (i < 2) return s.bold(l);
     if (l.startsWith("@@")) return s.cyan(l);
     if (l.startsWith("+")) return s.green(l);

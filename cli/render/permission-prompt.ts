@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { addLocalAllowRules, errorMessage, LOCAL_SETTINGS_FILE, type GrantRequest, type InputRequest, type PermissionAnswer, type PermissionAsker, type PermissionRequest, type Workspace } from "../../core/index.js";
-import { createStyle, useColor, type Output } from "./_style.js";
+import { createStyle, printable, useColor, type Output } from "./_style.js";
 import { previewCall, type Preview, type ReadCurrent } from "./diff-preview.js";
 
 /** Ask one line; resolves null on Ctrl-C or end of input. The question may span lines; only its last line is the input prompt. */
@@ -84,14 +84,14 @@ export function createPermissionAsker(options: PermissionPromptOptions): Permiss
 
   /** A plugin's question (an MCP server's form field): the line typed, or no answer on Ctrl-C / end of input. */
   async function askInput(req: InputRequest): Promise<PermissionAnswer> {
-    const answer = await options.ask(req.question);
+    const answer = await options.ask(printable(req.question));
     return answer === null ? "deny" : { decision: "answer", text: answer };
   }
 
   async function askOne(req: PermissionRequest | GrantRequest | InputRequest): Promise<PermissionAnswer> {
     if (req.kind === "grant") return askGrant(req);
     if (req.kind === "input") return askInput(req);
-    const what = req.subject ? `${req.tool.name}(${req.subject})` : req.tool.name;
+    const what = printable(req.subject ? `${req.tool.name}(${req.subject})` : req.tool.name);
     const preview = previewCall(req.tool.name, req.input, s, readThrough(options.workspace?.()));
     // Several parts (a pipeline, a list): the whole line above, then what the rules see in it.
     const parts = req.parts.length > 1 ? [`  ${s.gray("runs:")} ${req.parts.join(s.gray("  ·  "))}`] : [];

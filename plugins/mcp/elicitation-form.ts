@@ -7,7 +7,7 @@
  * - a URL (`mode: "url"`): the URL is shown and, with the user's yes, opened in the browser.
  * The server receives only what the user typed (or confirmed), as its schema asks.
  */
-import { openBrowser } from "./oauth-browser.js";
+import { isWebUrl, openBrowser } from "./oauth-browser.js";
 
 type Value = string | number | boolean | string[];
 export type ElicitResult = { action: "accept"; content?: Record<string, Value> } | { action: "decline" } | { action: "cancel" };
@@ -124,6 +124,8 @@ export async function askForm(server: string, params: ElicitParams, ask: Ask): P
   const message = String(params.message ?? "").trim();
   if (params.mode === "url") {
     const url = String(params.url ?? "");
+    // Only a web page: a server cannot have us open file: or another scheme's handler.
+    if (!isWebUrl(url)) return { action: "decline" };
     const yes = await ask(`? MCP server ${server} asks you to open a page${message ? `: ${message}` : ""}\n  ${url}\n  y open it in the browser   n no\n> `);
     if (yes === null) return { action: "cancel" };
     if (!/^y(es)?$/i.test(yes.trim())) return { action: "decline" };

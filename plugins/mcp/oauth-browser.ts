@@ -68,9 +68,15 @@ export class LoopbackListener {
     const code = url.searchParams.get("code");
     const error = url.searchParams.get("error");
     const state = url.searchParams.get("state");
+    // A redirect with another state is not our login's (a stale tab, or a page poking the port): refused, and
+    // the login goes on waiting for its own.
+    if (this.expectedState !== undefined && state !== this.expectedState) {
+      res.writeHead(400, { "content-type": "text/html; charset=utf-8", connection: "close" });
+      res.end(PAGE("Login failed", "This redirect is not for the login agent started (its state differs)."));
+      return;
+    }
     let outcome: { code?: string; error?: Error };
-    if (this.expectedState !== undefined && state !== this.expectedState) outcome = { error: new Error("the redirect carried the wrong state (not the login we started)") };
-    else if (code) outcome = { code };
+    if (code) outcome = { code };
     else outcome = { error: new Error(`the authorization server refused: ${error ?? "no code in the redirect"}${url.searchParams.get("error_description") ? ` (${url.searchParams.get("error_description")})` : ""}`) };
     res.writeHead(outcome.code ? 200 : 400, { "content-type": "text/html; charset=utf-8", connection: "close" });
     res.end(outcome.code ? PAGE("Logged in", "agent has the authorization. You can close this tab.") : PAGE("Login failed", String(outcome.error?.message).replace(/[<>&]/g, "")));
@@ -86,7 +92,8 @@ export function browserCommand(env: NodeJS.ProcessEnv = process.env, platform = 
   const first = env.BROWSER?.split(":").map((s) => s.trim()).find(Boolean);
   if (first) return first.split(/\s+/);
   if (platform === "darwin") return ["open"];
-  if (platform === "win32") return ["cmd", "/c", "start", ""];
+  // Not `cmd /c start`: cmd would read the URL's `&` as a command separator.
+  if (platform === "win32") return ["rundll32", "url.dll,FileProtocolHandler"];
   if (env.DISPLAY || env.WAYLAND_DISPLAY) return ["xdg-open"];
   return undefined;
 }
@@ -94,7 +101,7 @@ export function browserCommand(env: NodeJS.ProcessEnv = process.env, platform = 
 /** Open `url` in the browser (never waits for it, never throws); false when there is none to open. */
 export function openBrowser(url: string): boolean {
   const cmd = browserCommand();
-  if (!cmd) return false;
+  if (!cmd || !isWebUrl(url)) return false;
   const args = cmd.slice(1).map((a) => a.replace("%s", url));
   if (!cmd.some((a) => a.includes("%s"))) args.push(url);
   try {
@@ -102,6 +109,16 @@ export function openBrowser(url: string): boolean {
     child.on("error", () => {});
     child.unref();
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Only http(s) URLs are opened: a server's metadata or elicitation cannot make us open `file:` or another scheme. */
+export function isWebUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === "https:" || u.protocol === "http:";
   } catch {
     return false;
   }
