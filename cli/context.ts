@@ -9,6 +9,7 @@ import type { BaseContext } from "./args.js";
 import { builtinPlugins } from "./builtins.js";
 import { flagConfig, flagPlugins, unmatchedFlagRules, type RunFlags } from "./flags.js";
 import { printJson, table } from "./format.js";
+import { printable } from "./render/_style.js";
 
 export function version(): string {
   return hostVersion();
@@ -81,10 +82,12 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
       opened = host;
       if (!quiet) {
         // Warnings (a setting not applied, a hook event that never fires) are for `agent doctor`.
-        for (const p of host.problems) if (p.level !== "warning") process.stderr.write(`agent: ${p.message}\n`);
-        if (flags.flags) for (const w of unmatchedFlagRules(host, flags.flags)) process.stderr.write(`agent: ${w}\n`);
+        // What plugins and servers say may hold escape sequences: shown, not obeyed, on a terminal.
+        const say = (m: string) => process.stderr.write(`agent: ${process.stderr.isTTY ? printable(m) : m}\n`);
+        for (const p of host.problems) if (p.level !== "warning") say(p.message);
+        if (flags.flags) for (const w of unmatchedFlagRules(host, flags.flags)) say(w);
         host.on((e) => {
-          if (e.type === "notice" && e.level !== "info") process.stderr.write(`agent: ${e.message}\n`);
+          if (e.type === "notice" && e.level !== "info") say(e.message);
         });
       }
       signals.attach(host, ctrlC === "exit");

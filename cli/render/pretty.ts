@@ -6,7 +6,7 @@
  */
 import type { AgentEvent } from "../../core/index.js";
 import { clip, firstLine, formatDuration, formatTokens, summarizeInput } from "./_format.js";
-import { createStyle, useColor, type Output, type Style } from "./_style.js";
+import { createStyle, printable, useColor, type Output, type Style } from "./_style.js";
 import { createMarkdownStream } from "./markdown.js";
 import { clipWords, wrapText } from "./text-width.js";
 
@@ -169,8 +169,13 @@ export function createPrettyRenderer(options: PrettyOptions) {
     }
   }
 
+  // On a terminal, what the model, a tool or a server wrote cannot move the cursor or rewrite lines
+  // (piped to a file, the answer stays as the model wrote it).
+  const safe = !!err.isTTY;
   return {
-    handle(e: AgentEvent): void {
+    handle(event: AgentEvent): void {
+      const toOut = event.type === "text_delta" || event.type === "session_end";
+      const e = (toOut ? out.isTTY : safe) ? printableEvent(event) : event;
       switch (e.type) {
         case "turn_start":
           thinkingSince = performance.now();
@@ -197,7 +202,7 @@ export function createPrettyRenderer(options: PrettyOptions) {
           drawStatus();
           break;
         case "tool_start":
-          running.set(e.callId, { name: e.name, detail: summarizeInput(e.input), started: performance.now() });
+          running.set(e.callId, { name: e.name, detail: safe ? printable(summarizeInput(e.input)) : summarizeInput(e.input), started: performance.now() });
           drawStatus();
           break;
         case "tool_progress": {
@@ -269,4 +274,15 @@ export function createPrettyRenderer(options: PrettyOptions) {
       stopTimer();
     },
   };
+}
+
+/** The event with its top-level strings (text, messages, names, errors) made printable. */
+function printableEvent(e: AgentEvent): AgentEvent {
+  let copy: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(e)) {
+    if (typeof v !== "string") continue;
+    const p = printable(v);
+    if (p !== v) (copy ??= { ...e })[k] = p;
+  }
+  return (copy ?? e) as AgentEvent;
 }

@@ -137,3 +137,22 @@ test("stream-json: one line per event, written as each arrives", () => {
   }
   expect(out.text.split("\n").filter(Boolean).map((l) => JSON.parse(l))).toEqual(JSON.parse(JSON.stringify(events)));
 });
+
+test("on a terminal, escape sequences from the model or a tool are shown, not obeyed; piped output stays as written", () => {
+  const evil = "ok\x1b[2K\x1b[1Ahidden";
+  const out = new Sink(true);
+  const err = new Sink(true);
+  const r = createPrettyRenderer({ out, err, summary: false });
+  r.handle({ type: "text_delta", text: `${evil}\n` });
+  r.handle({ type: "tool_start", callId: "c1", name: "run_command", input: { command: evil }, risk: "execute", source: "tools" });
+  r.handle({ type: "error", code: "E_X", message: `server says ${evil}` });
+  r.dispose();
+  expect(out.text).toContain("ok\\x1b[2K\\x1b[1Ahidden");
+  expect(stripAnsi(err.text)).toContain("server says ok\\x1b[2K");
+  expect(out.text + err.text).not.toContain("\x1b[2K\x1b[1A");
+  const piped = new Sink(false);
+  const r2 = createPrettyRenderer({ out: piped, err: new Sink(false), summary: false, streamText: true });
+  r2.handle({ type: "text_delta", text: evil });
+  r2.dispose();
+  expect(piped.text).toBe(evil);
+});
