@@ -17,7 +17,7 @@ import { CallState, CONTEXT_ACCESSORS, expireCall, RUN, RunningCall } from "./ru
 import type { ToolEntry } from "./registry.js";
 import type { LazyValidator, Validation, Validator } from "./schema.js";
 import { closestNames } from "./suggest.js";
-import type { AgentEvent } from "./events.js";
+import type { AgentEvent, AgentEventType } from "./events.js";
 import type {
   CallOptions,
   CallOutcome,
@@ -42,7 +42,7 @@ export interface GateDeps {
   logFor(plugin: string): Logger;
   emit(event: AgentEvent): void;
   /** False when an event would reach nobody: the gate then skips building it. */
-  listening?(): boolean;
+  listening?(type?: AgentEventType): boolean;
   rules: PermissionRules;
   /** Where to tell the user to add a rule. */
   configFileHint: string;
@@ -128,7 +128,7 @@ export class Gate {
       return this.fail(rec, callId, "error", `Unknown tool "${name}".${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`, "E_TOOL_NOT_FOUND");
     }
 
-    if (this.listening()) deps.emit({ type: "tool_start", callId, name, input, risk: tool.risk, source: tool.source });
+    if (this.listening("tool_start")) deps.emit({ type: "tool_start", callId, name, input, risk: tool.risk, source: tool.source });
 
     // 1. Validate: a bad field goes back to the caller and nothing runs. (Awaited only while a JSON
     // Schema is still being compiled: each await costs every call a trip through the microtask queue.)
@@ -217,8 +217,9 @@ export class Gate {
       env: deps.env,
       onAbort: (listener: (reason: unknown) => void) => run.onAbort(listener),
       progress: (p: { progress: number; total?: number; message?: string }) => {
-        if (this.listening()) deps.emit({ type: "tool_progress", callId, name, ...p });
+        if (this.listening("tool_progress")) deps.emit({ type: "tool_progress", callId, name, ...p });
       },
+      wantsProgress: this.listening("tool_progress"),
       [RUN]: run,
     } as unknown as ToolCallContext;
     Object.defineProperties(ctx, CONTEXT_ACCESSORS);
@@ -323,7 +324,7 @@ export class Gate {
       truncated,
       error: ok ? undefined : result.output,
     });
-    if (this.listening()) {
+    if (this.listening("tool_end")) {
       const end: AgentEvent = { type: "tool_end", callId: result.callId, name: rec.name, outcome: result.outcome, durationMs, outputBytes, truncated };
       if (!ok) end.error = result.output;
       this.deps.emit(end);
@@ -332,8 +333,8 @@ export class Gate {
   }
 
   /** False when an event would reach nobody (then it is not built). */
-  private listening(): boolean {
-    return this.deps.listening?.() ?? true;
+  private listening(type: AgentEventType): boolean {
+    return this.deps.listening?.(type) ?? true;
   }
 
   /** The tool's validator; a JSON Schema one is a promise only until its first compilation. */

@@ -6,7 +6,7 @@
  */
 import { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from "tapable";
 import type { AgentConfig } from "./config-schema.js";
-import type { AgentEvent } from "./events.js";
+import type { AgentEvent, AgentEventType } from "./events.js";
 import type { ModelRequest } from "./model.js";
 import type { BeforeToolCallDecision, ConfigEnv, ToolCallInfo } from "./plugin-types.js";
 import type { CommandRegistrar, ProviderRegistrar, SkillRegistrar, ToolRegistrar } from "./plugin-types.js";
@@ -81,6 +81,15 @@ export interface TapOptions {
   name?: string;
 }
 
+/** Options of an `event` tap: the event types it wants (the others never reach it). */
+export interface EventTapOptions extends TapOptions {
+  /**
+   * Only these event types reach the handler. A host whose event handlers all name types builds no
+   * event of the other types (a call's `tool_start` / `tool_end` cost something to build).
+   */
+  types?: readonly AgentEventType[];
+}
+
 /** A hook as plugins see it: tap only. A handler that throws or does not settle in time is reported and skipped. */
 export interface Tappable<Args extends unknown[], R> {
   /** Add a handler; for async hooks it may return a promise. */
@@ -93,7 +102,7 @@ export interface Tappable<Args extends unknown[], R> {
 
 /** A synchronous hook (`event`): tap only, and the handler must not return a promise. */
 export interface SyncTappable<Args extends unknown[]> {
-  tap(options: string | TapOptions, handler: (...args: Args) => void): void;
+  tap(options: string | EventTapOptions, handler: (...args: Args) => void): void;
 }
 
 /**

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { AuditLog } from "./audit.js";
 import { AgentError, errorMessage, sentence } from "./errors.js";
-import type { AgentEvent } from "./events.js";
+import type { AgentEvent, AgentEventType } from "./events.js";
 import { freezeCopy } from "./freeze.js";
 import { Gate } from "./gate.js";
 import { runCommand } from "./host-commands.js";
@@ -68,8 +68,17 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       emitting--;
     }
   }
-  /** Whether an event reaches anyone: a listener or a plugin's tap (the host's own tap only forwards to listeners). */
-  const listening = () => listeners.size > 0 || hooks.event.taps.length > 1;
+  /**
+   * Whether an event (of `type`, or any) reaches anyone: a listener, or a plugin's tap for every type or
+   * for that one (the host's own tap only forwards to listeners).
+   */
+  const listening = (type?: AgentEventType) =>
+    listeners.size > 0 ||
+    hooks.event.taps.some((t) => {
+      if (t.name === "host:listeners") return false;
+      const types = (t as { types?: ReadonlySet<string> }).types;
+      return !types || (type !== undefined && types.has(type));
+    });
   hooks.event.tap({ name: "host:listeners", stage: 1000 }, (event) => {
     for (const l of listeners) {
       try {

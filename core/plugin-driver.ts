@@ -196,6 +196,14 @@ function wrapHandler(plugin: string, hook: HookName, fn: Handler, opts: DriverOp
   };
 }
 
+/** An event tap's `types`, as a set; undefined for every type. */
+function eventTypes(options: string | TapOptions): ReadonlySet<string> | undefined {
+  const types = typeof options === "object" ? (options as { types?: unknown }).types : undefined;
+  if (types === undefined) return undefined;
+  if (!Array.isArray(types) || !types.every((t) => typeof t === "string")) throw new TypeError("event tap types must be an array of event type names");
+  return new Set(types as string[]);
+}
+
 function labelOf(options: string | TapOptions | undefined): void {
   if (options !== undefined && typeof options !== "string" && (typeof options !== "object" || options === null)) {
     throw new TypeError("tap options must be a string or { name }");
@@ -221,7 +229,12 @@ export function pluginHookView(hooks: RawHooks, plugin: string, stage: number, o
           : fn;
       const wrapped = wrapHandler(plugin, hookName, handler, opts);
       const tapOptions = { name: plugin, stage };
-      if (hookName === "event") (hook as RawHooks["event"]).tap(tapOptions, wrapped as (e: unknown) => void);
+      if (hookName === "event") {
+        const types = eventTypes(options);
+        // The tap keeps its types (tapable keeps extra tap options): the host asks them whether an event is heard.
+        const only = types ? (e: unknown) => void (types.has((e as { type: string }).type) && wrapped(e)) : (wrapped as (e: unknown) => void);
+        (hook as RawHooks["event"]).tap({ ...tapOptions, ...(types ? { types } : {}) } as never, only);
+      }
       else (hook as unknown as { tapPromise: (o: object, f: Handler) => void }).tapPromise(tapOptions, async (...a: unknown[]) => wrapped(...a));
     };
     view[hookName] = Object.freeze(hookName === "event" ? { tap: tapWith("tap") } : { tap: tapWith("tap"), tapPromise: tapWith("tapPromise"), tapAsync: tapWith("tapAsync") });

@@ -88,6 +88,11 @@ export interface ToolCallContext {
   readonly env: Readonly<Record<string, string>>;
   /** Report progress; becomes a `tool_progress` event. */
   progress(update: { progress: number; total?: number; message?: string }): void;
+  /**
+   * Whether anyone hears progress (a terminal, stream-json, an event listener) when the call starts. A
+   * tool may skip asking for it otherwise: the MCP plugin then sends no `progressToken`.
+   */
+  readonly wantsProgress: boolean;
 }
 
 /**

@@ -120,7 +120,7 @@ export function tapToolHooks(ctx: PluginContext, d: Dispatcher): void {
 
   if (d.has("Notification")) {
     // The user is about to be asked in a terminal: Claude Code's `permission_prompt` notification.
-    ctx.hooks.event.tap("Notification", (e) => {
+    ctx.hooks.event.tap({ name: "Notification", types: ["permission_request"] }, (e) => {
       if (e.type !== "permission_request") return;
       const what = e.subject ? `${e.name}(${e.subject})` : e.name;
       void d

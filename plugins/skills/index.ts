@@ -98,7 +98,7 @@ export default definePlugin({
     });
     ctx.hooks.beforeModelRequest.tap("catalog", (request) => runtime.beforeModelRequest(request));
     // A compacted conversation lost the skills the model loaded: they go back, into the system prompt.
-    ctx.hooks.event.tap("reattach", (e) => {
+    ctx.hooks.event.tap({ name: "reattach", types: ["compaction"] }, (e) => {
       if (e.type === "compaction" && e.summarized > 0) runtime.compacted();
     });
   },

@@ -128,6 +128,19 @@ describe("calling MCP tools", () => {
     );
   });
 
+  it("asks for no progress when nobody hears it (no progressToken), and for it when someone does", async () => {
+    const cwd = tempDir();
+    const log = path.join(cwd, "tokens.log");
+    const host = await mcpHost({ slow: { ...fixture("slow-tool"), env: { TOKEN_LOG: log } } }, { cwd });
+    expect(await host.tools.call("mcp__slow__progress", { steps: 1 })).toMatchObject({ ok: true, output: "done" });
+    const progress: AgentEvent[] = [];
+    const off = host.on((e) => void (e.type === "tool_progress" && progress.push(e)));
+    await host.tools.call("mcp__slow__progress", { steps: 2 });
+    off();
+    expect(readFileSync(log, "utf8")).toBe("none\ntoken\n");
+    expect(progress).toHaveLength(2);
+  });
+
   it("reads a 5 MiB answer and lets the gate cap it", async () => {
     const host = await mcpHost({ big: { ...fixture("big-output"), maxOutputBytes: 10_000 } });
     const result = await host.tools.call("mcp__big__big", {});
