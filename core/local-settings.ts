@@ -6,8 +6,9 @@
  * Code's, read here through a translation (its rule dialect, its keys), and writing our rules or
  * server entries into it would change what Claude Code does in the same project.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { writeFileAtomic } from "./atomic-write.js";
 import { AgentError } from "./errors.js";
 
 export const LOCAL_SETTINGS_FILE = path.join(".agent", "settings.local.json");
@@ -44,9 +45,7 @@ export function updateLocalSettings(projectRoot: string, change: (data: Record<s
   change(data);
   mkdirSync(path.dirname(file), { recursive: true });
   ensureIgnored(path.dirname(file));
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`);
-  renameSync(tmp, file);
+  writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`);
   return file;
 }
 

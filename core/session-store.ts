@@ -8,8 +8,9 @@
  * follows in the background), so a crash or `kill -9` loses no finished turn; reading stops at the first broken line and goes
  * back to the last point where every tool call has its result.
  */
-import { closeSync, copyFileSync, existsSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
+import { writeFileAtomic } from "./atomic-write.js";
 import { AgentError } from "./errors.js";
 import { ensureAgentIgnores } from "./local-settings.js";
 import type { ModelMessage } from "./model.js";
@@ -267,9 +268,7 @@ export function repairSession(file: string, loaded: LoadedSession): void {
     { type: "usage", time, ...loaded.usage },
     { type: "rewrite", time, reason: "repaired: the damaged tail was dropped", messages: loaded.messages },
   ];
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, records.map((r) => `${JSON.stringify(r)}\n`).join(""), { mode: 0o600 });
-  renameSync(tmp, file);
+  writeFileAtomic(file, records.map((r) => `${JSON.stringify(r)}\n`).join(""), 0o600);
 }
 
 /** Appends a conversation's records to its transcript; created on the first write. */

@@ -2,9 +2,9 @@
  * Editing the project's `.mcp.json` (the file Claude Code, Cursor and friends share): other keys and
  * entries are kept in their order, the file's indentation is kept, and the write is atomic.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { AgentError, ConfigError, MAX_CONFIG_DEPTH, parseJsonConfig, tooDeep } from "../../core/index.js";
+import { AgentError, ConfigError, MAX_CONFIG_DEPTH, parseJsonConfig, tooDeep, writeFileAtomic } from "../../core/index.js";
 
 export interface McpJson {
   file: string;
@@ -40,9 +40,7 @@ export function readMcpJson(file: string): McpJson {
 }
 
 export function writeMcpJson(json: McpJson): void {
-  const tmp = `${json.file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(json.data, null, json.indent)}\n`);
-  renameSync(tmp, json.file);
+  writeFileAtomic(json.file, `${JSON.stringify(json.data, null, json.indent)}\n`);
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -6,9 +6,10 @@
  * server logs and CLI output.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { writeFileAtomic } from "../../core/index.js";
 
 export interface StoredAuth {
   /** The server's URL: what the entry is keyed by. */
@@ -83,10 +84,7 @@ export class OAuthStore {
     const dir = path.dirname(this.file);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700);
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, this.file);
+    writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`, 0o600);
   }
 
   /** Forget everything about this server (logout). */

@@ -5,9 +5,9 @@
  * everyone who clones it; `user` is the user config (`~/.config/agent/config.json`, or the YAML one
  * when that is the file in use), for every project.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { AgentError, defaultUserConfigDir, localSettingsPath, readLocalSettings, updateLocalSettings } from "../../core/index.js";
+import { AgentError, defaultUserConfigDir, localSettingsPath, readLocalSettings, updateLocalSettings, writeFileAtomic } from "../../core/index.js";
 import { mcpJsonPath, readMcpJson, writeMcpJson } from "./mcp-json.js";
 
 export const SCOPES = ["local", "project", "user"] as const;
@@ -107,9 +107,7 @@ function userScope(): ScopeFile {
         data.mcpServers = servers;
         text = `${JSON.stringify(data, null, /^([ \t]+)"/m.exec(raw)?.[1] ?? "  ")}\n`;
       }
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, text);
-      renameSync(tmp, file);
+      writeFileAtomic(file, text);
     },
   };
 }
