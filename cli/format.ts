@@ -13,7 +13,4 @@ export function table(rows: string[][], header?: string[]): string {
     .join("\n");
 }
 
-export function oneLine(s: string, max = 80): string {
-  const flat = s.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
+export { oneLine } from "../core/index.js";

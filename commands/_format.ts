@@ -1,9 +1,6 @@
 /** Small text helpers the built-in slash commands share. */
 
-export function oneLine(s: string, max = 60): string {
-  const flat = s.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
+export { oneLine } from "../core/index.js";
 
 /** Rows as aligned columns, two spaces apart, the last column unpadded. */
 export function columns(rows: string[][], indent = "  "): string[] {

@@ -4,7 +4,7 @@
  * cli-command.ts; loaded when one of them runs.
  */
 import path from "node:path";
-import { AgentError, ExitCode, type CliContext, type JsonSchema, type PluginHost, type RegisteredTool } from "../../core/index.js";
+import { AgentError, ExitCode, oneLine, type CliContext, type JsonSchema, type PluginHost, type RegisteredTool } from "../../core/index.js";
 import { describeTarget, parseServers, type McpServerConfigInput } from "./config.js";
 import { mcpJsonPath } from "./mcp-json.js";
 import { parseScope, SCOPES, scopeFile, type Scope, type ScopeFile } from "./scopes.js";
@@ -19,11 +19,6 @@ async function openHost(ctx: Ctx, json: boolean): Promise<PluginHost> {
   const host = await ctx.openHost({ quiet: true, lazyTools: false });
   if (!json) for (const p of host.problems) if (!(p.kind === "server" && p.plugin === "mcp")) ctx.warn(`agent: ${p.message}`);
   return host;
-}
-
-function oneLine(s: string, max = 80): string {
-  const flat = s.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 function timeOf(s: McpServerStatus): string {

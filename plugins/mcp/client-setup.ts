@@ -7,7 +7,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ServerConfig } from "./config.js";
 import { CLIENT_INFO } from "./connection-parts.js";
-import { oneLine } from "./errors.js";
+import { oneLine } from "../../core/index.js";
 import type { loadCore } from "./sdk.js";
 import type { ServerLog } from "./server-log.js";
 import { SKILLS_EXTENSION } from "./skill-uris.js";

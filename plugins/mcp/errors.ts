@@ -2,6 +2,7 @@
  * Errors from the SDK, fetch and child processes, turned into one clear reason for people:
  * `HTTP 404 from http://...`, `connection refused by 127.0.0.1:4000`, `timed out after 1000 ms`.
  */
+import { oneLine } from "../../core/index.js";
 
 export class ConnectTimeoutError extends Error {
   constructor(
@@ -67,11 +68,6 @@ export function isConnectionClosed(err: unknown): boolean {
 }
 
 /** Text from a server on one line, at most `max` characters (a multi-line message is kept whole, not cut to a fragment). */
-export function oneLine(s: string, max = 1000): string {
-  const flat = s.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
 /** A JSON value for a message, bounded (a server's error `data`). */
 export function briefJson(v: unknown, max = 300): string {
   let text: string;
@@ -86,7 +82,7 @@ export function briefJson(v: unknown, max = 300): string {
 /** `the server answered with error -32000: tool threw (data: {...})`. */
 export function describeServerError(answer: ServerErrorAnswer): string {
   const data = answer.data === undefined ? "" : ` (data: ${briefJson(answer.data)})`;
-  return `the server answered with error ${answer.code}: ${oneLine(answer.message) || "(no message)"}${data}`;
+  return `the server answered with error ${answer.code}: ${oneLine(answer.message, 1000) || "(no message)"}${data}`;
 }
 
 /**

@@ -6,3 +6,10 @@ test("parseJsonLines keeps each object line and skips a torn tail, blank lines a
   expect(parseJsonLines(text)).toEqual([{ a: 1 }, { b: [2] }, { c: 3 }]);
   expect(parseJsonLines("")).toEqual([]);
 });
+
+test("oneLine flattens white space and cuts with an ellipsis at max", async () => {
+  const { oneLine } = await import("../../core/index.js");
+  expect(oneLine("  a\n\tb   c ")).toBe("a b c");
+  expect(oneLine("abcdef", 4)).toBe("abc…");
+  expect(oneLine("abcd", 4)).toBe("abcd");
+});
