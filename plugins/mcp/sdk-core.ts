@@ -1,5 +1,5 @@
 /** What every MCP connection needs from the SDK (loaded lazily through sdk.ts). */
-export { Client } from "@modelcontextprotocol/sdk/client/index.js";
+export { Client } from "./client.js";
 export {
   CreateMessageRequestSchema,
   ElicitRequestSchema,

@@ -13,6 +13,7 @@ import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol
 import type { ServerLog } from "./server-log.js";
 import type { StdioServerProcess } from "./stdio-process.js";
 import { formatBytes } from "./content.js";
+import { isPlainResultResponse } from "./fast-checks.js";
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
@@ -141,7 +142,8 @@ export class ProcessTransport implements Transport {
     } catch {
       return this.noiseLine(line);
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
+    // A plain result response (most of what a busy connection reads) needs no copy by zod.
+    const parsed = isPlainResultResponse(value) ? { success: true as const, data: value } : JSONRPCMessageSchema.safeParse(value);
     if (!parsed.success) {
       // The guard logs it (and fails the request it may answer).
       this.noiseLine(line, !!this.oninvalid);
