@@ -1,7 +1,8 @@
 /**
  * The registrars a plugin is handed (`ctx.tools`, the argument of `registerTools`, …): each is scoped
  * to its plugin, so a plugin can only remove what it registered, and every add passes the registration
- * gate. Registrations made while starting up are audited as one record per plugin and kind.
+ * gate. Registrations made while starting up are audited as one record per plugin and kind; later ones
+ * one record each, written with the others of their tick.
  */
 import type { AuditLog } from "./audit.js";
 import type { CommandRegistrar, ProviderRegistrar, SkillRegistrar, ToolRegistrar } from "./plugin-types.js";
@@ -38,7 +39,8 @@ export function createRegistrars(deps: RegistrarDeps): ((plugin: string) => Plug
 
   function audited(kind: Kind, name: string, source: string): void {
     if (deps.isReady()) {
-      deps.audit.write({ kind: "register", source, name, outcome: "ok", detail: { kind } });
+      // Queued: the tools of a server that connects (hundreds, from one tick) share one write.
+      deps.audit.queue({ kind: "register", source, name, outcome: "ok", detail: { kind } });
       return;
     }
     const key = `${source}\0${kind}`;

@@ -14,15 +14,11 @@ export const PROVIDER_NAME_RE = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 export type Rejection = { name: string; reason: string };
 
-/** What a check needs of the entries already held: who has a name (and, for tools, the aliases they answer to). */
-export type Holders = ReadonlyMap<string, { source: string; view?: unknown }>;
-
-/** The held tool that answers to `name` by one of its aliases. */
-function aliasHolder(existing: Holders, name: string): { source: string } | undefined {
-  for (const e of existing.values()) {
-    if ((e.view as { aliases?: readonly string[] } | undefined)?.aliases?.includes(name)) return e;
-  }
-  return undefined;
+/** What a check needs of the entries already held: who has a name, and (tools) who answers to it as an alias. */
+export interface Holders {
+  get(name: string): { source: string } | undefined;
+  /** The held entry that has `name` among its aliases (an index: a server's hundreds of tools must not scan all). */
+  aliasOf(name: string): { source: string } | undefined;
 }
 
 function describe(v: unknown): string {
@@ -38,7 +34,7 @@ export function checkTool(def: unknown, existing: Holders): Rejection | undefine
   const prev = existing.get(d.name);
   if (prev) return { name, reason: `duplicate tool name: already registered by ${prev.source}` };
   // Rules may name a tool by an alias (`Bash(rm:*)`), so a name or alias must mean one tool only.
-  const aliased = aliasHolder(existing, d.name);
+  const aliased = existing.aliasOf(d.name);
   if (aliased) return { name, reason: `tool name is an alias of a tool registered by ${aliased.source}` };
   if (typeof d.description !== "string" || d.description.trim() === "") return { name, reason: "missing description" };
   if (typeof d.run !== "function") return { name, reason: "missing run function" };
@@ -54,7 +50,7 @@ export function checkTool(def: unknown, existing: Holders): Rejection | undefine
     return { name, reason: "aliases must be a list of names matching ^[a-zA-Z0-9_-]{1,64}$" };
   }
   for (const alias of d.aliases ?? []) {
-    const holder = alias === d.name ? undefined : (existing.get(alias) ?? aliasHolder(existing, alias));
+    const holder = alias === d.name ? undefined : (existing.get(alias) ?? existing.aliasOf(alias));
     if (holder) return { name, reason: `alias ${JSON.stringify(alias)} already names a tool registered by ${holder.source}` };
   }
   if (d.risk !== undefined && !RISKS.includes(d.risk)) return { name, reason: `invalid risk ${JSON.stringify(d.risk)}: expected one of ${RISKS.join(", ")}` };

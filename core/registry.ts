@@ -35,6 +35,9 @@ export type Kind = "tool" | "command" | "skill" | "provider";
 export class Registry<E extends Entry<unknown>> {
   /** @internal the gate reads it directly */
   readonly entries = new Map<string, E>();
+  /** Alias → the entry that answers to it. */
+  private readonly aliases = new Map<string, E>();
+  private readonly holders: Holders = { get: (name) => this.entries.get(name), aliasOf: (name) => this.aliases.get(name) };
 
   constructor(
     readonly kind: Kind,
@@ -43,9 +46,10 @@ export class Registry<E extends Entry<unknown>> {
 
   /** The check and the entry, or why it was refused. */
   add(plugin: string, def: unknown): E | Rejection {
-    const entry = this.admit(def, plugin, this.entries);
+    const entry = this.admit(def, plugin, this.holders);
     if (!("view" in entry)) return entry;
     this.entries.set(entry.name, entry);
+    for (const alias of aliasesOf(entry)) this.aliases.set(alias, entry);
     return entry;
   }
 
@@ -53,12 +57,18 @@ export class Registry<E extends Entry<unknown>> {
   remove(plugin: string, name: string): boolean {
     const e = this.entries.get(name);
     if (!e || e.plugin !== plugin) return false;
-    return this.entries.delete(name);
+    this.drop(e);
+    return true;
   }
 
   /** Drop everything a plugin added (it failed in setup). */
   removeAll(plugin: string): void {
-    for (const [n, e] of this.entries) if (e.plugin === plugin) this.entries.delete(n);
+    for (const e of [...this.entries.values()]) if (e.plugin === plugin) this.drop(e);
+  }
+
+  private drop(e: E): void {
+    this.entries.delete(e.name);
+    for (const alias of aliasesOf(e)) if (this.aliases.get(alias) === e) this.aliases.delete(alias);
   }
 
   get(name: string): E | undefined {
@@ -74,6 +84,10 @@ export class Registry<E extends Entry<unknown>> {
     for (const e of this.entries.values()) if (e.plugin === plugin) n++;
     return n;
   }
+}
+
+function aliasesOf(e: Entry<unknown>): readonly string[] {
+  return (e.view as { aliases?: readonly string[] } | undefined)?.aliases ?? [];
 }
 
 /** A tool in the registry, with what the gate needs to call it. */

@@ -407,6 +407,7 @@ describe("register hooks receive a registrar scoped to the plugin", () => {
     const { host, audit } = await testHost({ config: { plugins: [{ name: "late", setup: (ctx) => void (later = ctx.tools.add) }] } });
     expect(later!(echo("late_tool"))).toBe(true);
     expect(host.tools.get("late_tool")?.plugin).toBe("late");
+    await Promise.resolve(); // written by the microtask of its tick
     expect(audit().find((r) => r.kind === "register" && r.name === "late_tool")).toMatchObject({ source: "late", outcome: "ok" });
   });
 });

@@ -43,16 +43,19 @@ const BAD_TOOLS: [string, unknown, RegExp][] = [
   ["not an object", "read_file", /expected a tool definition object, got string/],
 ];
 
+/** No tool held yet. */
+const NONE = { get: () => undefined, aliasOf: () => undefined };
+
 describe("tool registration gate (unit)", () => {
   test.each(BAD_TOOLS)("rejects %s", (_case, def, reason) => {
-    const r = checkTool(def, new Map()) ?? (makeToolEntry(def as ToolDefinition, "p", undefined) as { reason?: string });
+    const r = checkTool(def, NONE) ?? (makeToolEntry(def as ToolDefinition, "p", undefined) as { reason?: string });
     expect(r && "reason" in r ? r.reason : undefined).toMatch(reason);
   });
 
   test("accepts a zod tool and a JSON Schema tool; risk defaults to execute", () => {
-    expect(checkTool(good("ok_zod"), new Map())).toBeUndefined();
+    expect(checkTool(good("ok_zod"), NONE)).toBeUndefined();
     const json: ToolDefinition = { name: "ok_json", description: "d", inputSchema: { type: "object", properties: {} }, run: () => "" };
-    expect(checkTool(json, new Map())).toBeUndefined();
+    expect(checkTool(json, NONE)).toBeUndefined();
     const entry = makeToolEntry(json, "p", undefined);
     expect(entry).toMatchObject({ name: "ok_json", risk: "execute", source: "p", plugin: "p", zod: false });
   });
@@ -66,8 +69,8 @@ describe("tool registration gate (unit)", () => {
   });
 
   test("names of exactly 64 characters and with - and _ are fine", () => {
-    expect(checkTool(good("a".repeat(64)), new Map())).toBeUndefined();
-    expect(checkTool(good("mcp__git-hub__list_issues"), new Map())).toBeUndefined();
+    expect(checkTool(good("a".repeat(64)), NONE)).toBeUndefined();
+    expect(checkTool(good("mcp__git-hub__list_issues"), NONE)).toBeUndefined();
   });
 
   test("a name or alias means one tool: a tool named like another's alias, or an alias taken, is refused", () => {
@@ -81,6 +84,18 @@ describe("tool registration gate (unit)", () => {
     expect(reg.get("Bash")).toBeUndefined();
   });
 
+  test("an alias is free again once its tool is removed, and only then", () => {
+    const reg = toolRegistry(() => undefined);
+    reg.add("tools", good("run_command", { aliases: ["Bash"] }));
+    expect(reg.remove("hostile", "run_command")).toBe(false);
+    expect(reg.add("other", good("Bash"))).toEqual({ name: "Bash", reason: "tool name is an alias of a tool registered by tools" });
+    expect(reg.remove("tools", "run_command")).toBe(true);
+    expect(reg.add("other", good("Bash"))).toHaveProperty("view");
+    reg.add("p", good("lister", { aliases: ["ls"] }));
+    reg.removeAll("p");
+    expect(reg.add("q", good("ls"))).toHaveProperty("view");
+  });
+
   test("config overrides: globs merge, and the exact name's fields win over them", () => {
     const overrides = { "mcp__github__*": { timeoutMs: 5, risk: "network" as const }, mcp__github__search: { timeoutMs: 9 }, "*": { maxOutputBytes: 10 } };
     expect(findOverride(overrides, "mcp__github__search")).toEqual({ timeoutMs: 9, risk: "network", maxOutputBytes: 10 });
@@ -92,21 +107,21 @@ describe("tool registration gate (unit)", () => {
 
   test("commands, skills and providers have their own rules", () => {
     const cmd = { name: "review:pr", description: "review", run: () => "" };
-    expect(checkCommand(cmd, new Map())).toBeUndefined();
-    expect(checkCommand({ ...cmd, name: "has space" }, new Map())?.reason).toMatch(/invalid command name/);
-    expect(checkCommand({ ...cmd, description: "" }, new Map())?.reason).toMatch(/missing description/);
+    expect(checkCommand(cmd, NONE)).toBeUndefined();
+    expect(checkCommand({ ...cmd, name: "has space" }, NONE)?.reason).toMatch(/invalid command name/);
+    expect(checkCommand({ ...cmd, description: "" }, NONE)?.reason).toMatch(/missing description/);
     const skill = { name: "pdf-forms", description: "fill PDF forms", content: "# x" };
-    expect(checkSkill(skill, new Map())).toBeUndefined();
-    expect(checkSkill({ ...skill, name: "PDF_Forms" }, new Map())?.reason).toMatch(/invalid skill name/);
-    expect(checkSkill({ ...skill, name: "a--b" }, new Map())?.reason).toMatch(/invalid skill name/);
-    expect(checkSkill({ ...skill, name: "a".repeat(65) }, new Map())?.reason).toMatch(/invalid skill name/);
-    expect(checkSkill({ ...skill, description: "x".repeat(1025) }, new Map())?.reason).toMatch(/at most 1024/);
-    expect(checkSkill({ ...skill, content: undefined }, new Map())?.reason).toMatch(/missing content/);
+    expect(checkSkill(skill, NONE)).toBeUndefined();
+    expect(checkSkill({ ...skill, name: "PDF_Forms" }, NONE)?.reason).toMatch(/invalid skill name/);
+    expect(checkSkill({ ...skill, name: "a--b" }, NONE)?.reason).toMatch(/invalid skill name/);
+    expect(checkSkill({ ...skill, name: "a".repeat(65) }, NONE)?.reason).toMatch(/invalid skill name/);
+    expect(checkSkill({ ...skill, description: "x".repeat(1025) }, NONE)?.reason).toMatch(/at most 1024/);
+    expect(checkSkill({ ...skill, content: undefined }, NONE)?.reason).toMatch(/missing content/);
     const provider = { name: "fake", stream: async function* () {} } as unknown as ModelProvider;
-    expect(checkProvider(provider, new Map())).toBeUndefined();
-    expect(checkProvider({ ...provider, name: "Fake Provider" }, new Map())?.reason).toMatch(/invalid provider name/);
-    expect(checkProvider({ name: "nostream" }, new Map())?.reason).toMatch(/missing stream/);
-    expect(checkProvider(provider, new Map([["fake", { source: "p" }]]))?.reason).toMatch(/duplicate provider name: already registered by p/);
+    expect(checkProvider(provider, NONE)).toBeUndefined();
+    expect(checkProvider({ ...provider, name: "Fake Provider" }, NONE)?.reason).toMatch(/invalid provider name/);
+    expect(checkProvider({ name: "nostream" }, NONE)?.reason).toMatch(/missing stream/);
+    expect(checkProvider(provider, { get: (n: string) => (n === "fake" ? { source: "p" } : undefined), aliasOf: () => undefined })?.reason).toMatch(/duplicate provider name: already registered by p/);
   });
 });
 
