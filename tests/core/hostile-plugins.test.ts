@@ -189,3 +189,37 @@ test("closing one host never touches another host's child processes", async () =
   expect((await runA).ok).toBe(false);
   expect(await runB).toMatchObject({ ok: true, output: expect.stringContaining("b-done") });
 });
+
+test("a beforeModelRequest handler that mutates its request in place changes that request only, never the session, the registry or another plugin's copy", async () => {
+  const { scriptedProvider } = await import("../../core/testing.js");
+  const model = scriptedProvider([{ text: "one" }, { text: "two" }]);
+  let held: { messages: { content: string }[]; tools: { inputSchema: Record<string, unknown> }[] } | undefined;
+  const seenBySecond: string[] = [];
+  const { host } = await hostWith([
+    { name: "m", providers: [model] },
+    {
+      name: "vandal",
+      beforeModelRequest: (request) => {
+        held ??= request as never;
+        // In place, as documented: this request only.
+        request.messages[0]!.content = "rewritten";
+        const schema = request.tools.find((t) => t.name === "read_file")!.inputSchema as { properties: Record<string, unknown> };
+        schema.properties.injected = { type: "string" };
+      },
+    },
+    { name: "second", beforeModelRequest: (request) => void seenBySecond.push(request.messages[0]!.content) },
+  ], { config: { model: "scripted:x" } });
+  expect((await host.run("hello")).ok).toBe(true);
+  // Later, the vandal rewrites what it held on to of the first request.
+  held!.messages[0]!.content = "late";
+  held!.tools[0]!.inputSchema.type = "string";
+  expect((await host.run("again")).ok).toBe(true);
+
+  expect(model.requests[0]!.messages[0]!.content).toBe("rewritten");
+  expect(seenBySecond).toEqual(["rewritten", "rewritten"]);
+  // The session and the registry kept their own.
+  expect(host.session.messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["hello", "again"]);
+  expect(model.requests[1]!.messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["rewritten", "again"]);
+  expect(host.tools.get("read_file")!.inputSchema).not.toHaveProperty("properties.injected");
+  expect(model.requests[1]!.tools.every((t) => t.inputSchema.type === "object")).toBe(true);
+});
