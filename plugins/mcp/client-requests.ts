@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import type { PluginContext } from "../../core/index.js";
 import type { McpConnection } from "./connection.js";
 import { answerWithDefaults } from "./elicitation.js";
-import { login, logout, type AuthEnv } from "./oauth.js";
+import type { AuthEnv } from "./oauth-store.js";
 import { Sampler } from "./sampling.js";
 
 export class ClientRequests {
@@ -76,6 +76,7 @@ export class ClientRequests {
   /** `agent mcp login <server>`: the browser (or client_credentials) login; a live session reconnects with the new tokens. */
   async login(name: string, print: (line: string) => void): Promise<{ scope?: string; expiresAt?: number; open?: boolean }> {
     const c = this.remoteConnection(name);
+    const { login } = await import("./oauth.js");
     const result = await login(c.config, this.authEnv, print);
     this.ctx.audit({ kind: "plugin", name: c.name, outcome: "oauth_login", detail: { scope: result.scope ?? null } });
     c.auth = undefined;
@@ -87,7 +88,7 @@ export class ClientRequests {
     const c = this.remoteConnection(name);
     this.ctx.audit({ kind: "plugin", name: c.name, outcome: "oauth_logout" });
     c.auth = undefined;
-    return logout(c.config, this.authEnv);
+    return (await import("./oauth.js")).logout(c.config, this.authEnv);
   }
 
   /** In a terminal (the interactive session, a command with one), a server that needs a login offers it, once. */

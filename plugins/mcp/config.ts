@@ -130,6 +130,36 @@ export const McpServerConfigSchema = z.looseObject({
 });
 export type McpServerConfigInput = z.input<typeof McpServerConfigSchema>;
 
+const isText = (v: unknown): v is string => typeof v === "string";
+const isPlainObject = (v: unknown): v is Record<string, unknown> => {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+const STDIO_KEYS = new Set(["type", "command", "args", "env", "cwd"]);
+
+/**
+ * `{ command, args?, env?, cwd?, type?: "stdio" }` with strings where strings belong and nothing else:
+ * an entry McpServerConfigSchema accepts as it is (tests/plugins/mcp/config.test.ts holds the two together).
+ */
+export function isPlainStdioEntry(entry: object): boolean {
+  if (!isPlainObject(entry)) return false;
+  const e = entry;
+  for (const k in e) if (!STDIO_KEYS.has(k)) return false;
+  if (e.type !== undefined && e.type !== "stdio") return false;
+  if (!isText(e.command) || e.command === "" || (e.cwd !== undefined && (!isText(e.cwd) || e.cwd === ""))) return false;
+  const args = e.args;
+  if (args !== undefined) {
+    if (!Array.isArray(args)) return false;
+    for (let i = 0; i < args.length; i++) if (!isText(args[i])) return false;
+  }
+  if (e.env === undefined) return true;
+  const env = e.env;
+  if (!isPlainObject(env)) return false;
+  for (const k in env) if (k === "__proto__" || !isText(env[k])) return false;
+  return true;
+}
+
 /** What each key expects, for messages; `[whole, one item]` for lists and maps. */
 const EXPECTED: Record<string, string | [string, string]> = {
   type: '"stdio", "http" or "sse"',
@@ -220,7 +250,8 @@ function parseServer(name: string, entry: unknown, root: string, env: NodeJS.Pro
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
     return fatal(`${keyPath(name, [])}: expected an object like { "command": "...", "args": [...] } or { "url": "..." }, got ${describeValue(entry)}`);
   }
-  const parsed = McpServerConfigSchema.safeParse(entry);
+  // The usual local server needs no zod: its first parse costs ~3 ms of start-up (bench/first-turn.mjs).
+  const parsed = isPlainStdioEntry(entry) ? { success: true as const, data: entry as McpServerConfigInput } : McpServerConfigSchema.safeParse(entry);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? "");

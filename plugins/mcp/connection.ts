@@ -24,8 +24,9 @@ import { globMatcher, type ServerConfig, type TransportKind } from "./config.js"
 import { toolResultToReturn } from "./content.js";
 import { ConnectTimeoutError, describeError, describeServerError, httpStatus, isConnectionClosed, isRequestTimeout, rejectedAnswer, serverErrorAnswer } from "./errors.js";
 import type { GuardedTransport } from "./frame-guard.js";
-import { openRemote, type RemoteOpener } from "./http-open.js";
-import { serverAuth, type AuthEnv, type ServerAuth } from "./oauth.js";
+import type { RemoteOpener } from "./http-open.js";
+// Remote servers only: a host with stdio servers alone never loads the HTTP and OAuth code.
+import type { AuthEnv, ServerAuth } from "./oauth.js";
 import { loadCore } from "./sdk.js";
 import { logFileFor, ServerLog } from "./server-log.js";
 import { StdioServerProcess } from "./stdio-process.js";
@@ -111,7 +112,7 @@ export class McpConnection {
       client: async () => makeClient(await loadCore(), this.hooks),
       guard: async (transport) => this.guard(await loadCore(), transport),
       listAll: (state, client, remaining) => this.listAll(state, client, remaining),
-      auth: async () => (this.auth ??= authEnv ? await serverAuth(config, authEnv) : undefined),
+      auth: async () => (this.auth ??= authEnv ? await (await import("./oauth.js")).serverAuth(config, authEnv) : undefined),
     };
   }
 
@@ -342,7 +343,7 @@ export class McpConnection {
       return this.listAll(state, client, remaining);
     }
 
-    return openRemote(this.remote, state, remaining);
+    return (await import("./http-open.js")).openRemote(this.remote, state, remaining);
   }
 
   private async listAll(state: Attempt, client: Client, remaining: () => number): Promise<OpenedSession> {

@@ -21,7 +21,7 @@ import { describeTarget, type ServerConfig } from "./config.js";
 import { McpConnection, type ConnectionListener } from "./connection.js";
 import { promptToText, resourceContentsToText } from "./content.js";
 import { ClientRequests } from "./client-requests.js";
-import { authState, type AuthEnv } from "./oauth.js";
+import { authState, type AuthEnv } from "./oauth-store.js";
 import { namesFor, prefixFor, serverParts, shortHash } from "./naming.js";
 import { argumentHint, parsePromptArgs } from "./prompt-args.js";
 import { mcpToolRisk } from "./risk.js";

@@ -10,6 +10,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import path from "node:path";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { writeFileAtomic } from "../../core/index.js";
+import type { ServerConfig } from "./config.js";
+import type { McpOAuthProvider } from "./oauth-provider.js";
 
 export interface StoredAuth {
   /** The server's URL: what the entry is keyed by. */
@@ -127,4 +129,24 @@ export function describeStored(data: StoredAuth, now = Date.now()): AuthState {
     scope: data.tokens.scope,
     refreshable: !!data.tokens.refresh_token,
   };
+}
+
+/** Where a host keeps the OAuth tokens of its servers (the user's config folder), and how it declares them secret. */
+export interface AuthEnv {
+  /** Undefined: user config is off; tokens live in memory for the host's life. */
+  userConfigDir: string | undefined;
+  declare: DeclareSecret;
+}
+
+export function storeFor(config: ServerConfig, env: AuthEnv): OAuthStore {
+  return new OAuthStore(env.userConfigDir, config.url!, env.declare, `mcpServers.${config.name}.oauth`);
+}
+
+/** What `agent mcp list` shows of a remote server's authorization (here, not in oauth.ts: a stdio-only host never loads that). */
+export function authState(config: ServerConfig, env: AuthEnv, provider?: McpOAuthProvider): AuthState | undefined {
+  if (!config.url || config.oauth === false) return undefined;
+  if (provider?.needsLogin) return { state: "needs-login", scope: provider.needsLogin.scope };
+  const state = describeStored(storeFor(config, env).read());
+  if (config.oauth.grant !== "authorization_code" && state.state !== "none") return { ...state, state: "client-credentials" };
+  return state;
 }

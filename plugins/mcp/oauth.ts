@@ -11,22 +11,15 @@ import type { ServerConfig } from "./config.js";
 import { describeError } from "./errors.js";
 import { LoopbackListener, openBrowser } from "./oauth-browser.js";
 import { covers, McpOAuthProvider, NeedsLoginError, unionScopes, type LoginMode } from "./oauth-provider.js";
-import { describeStored, OAuthStore, type AuthState, type DeclareSecret } from "./oauth-store.js";
+import { storeFor, type AuthEnv } from "./oauth-store.js";
+
+export { authState, storeFor, type AuthEnv } from "./oauth-store.js";
 
 /** A token that expires within this long is refreshed before connecting. */
 export const REFRESH_MARGIN_MS = 60_000;
 /** How long `agent mcp login` waits for the browser. */
 export const LOGIN_TIMEOUT_MS = 5 * 60_000;
 
-export interface AuthEnv {
-  /** Undefined: user config is off; tokens live in memory for the host's life. */
-  userConfigDir: string | undefined;
-  declare: DeclareSecret;
-}
-
-export function storeFor(config: ServerConfig, env: AuthEnv): OAuthStore {
-  return new OAuthStore(env.userConfigDir, config.url!, env.declare, `mcpServers.${config.name}.oauth`);
-}
 
 /** What a remote server's transports get: the provider and a fetch that notes the MCP endpoint's answers. */
 export interface ServerAuth {
@@ -85,13 +78,6 @@ export async function refreshIfExpiring(auth: ServerAuth, url: string, note: (li
   }
 }
 
-export function authState(config: ServerConfig, env: AuthEnv, provider?: McpOAuthProvider): AuthState | undefined {
-  if (!config.url || config.oauth === false) return undefined;
-  if (provider?.needsLogin) return { state: "needs-login", scope: provider.needsLogin.scope };
-  const state = describeStored(storeFor(config, env).read());
-  if (config.oauth.grant !== "authorization_code" && state.state !== "none") return { ...state, state: "client-credentials" };
-  return state;
-}
 
 export interface LoginResult {
   scope?: string;

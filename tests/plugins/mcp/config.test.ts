@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONNECT_TIMEOUT_MS, parseServers } from "../../../plugins/mcp/config.js";
+import { DEFAULT_CONNECT_TIMEOUT_MS, isPlainStdioEntry, McpServerConfigSchema, parseServers } from "../../../plugins/mcp/config.js";
 import { expandVars } from "../../../plugins/mcp/expand.js";
 
 const root = "/project";
@@ -117,5 +117,46 @@ describe("MCP server config", () => {
     const { servers, problems } = parseServers({ t: { command: "x", trust: true }, u: { command: "x" }, bad: { command: "x", trust: "yes" } }, { root, env });
     expect(servers.map((s) => [s.name, s.trust])).toEqual([["t", true], ["u", false]]);
     expect(problems.map((p) => p.message)).toEqual(['mcpServers.bad.trust: expected true or false, got the string "yes"']);
+  });
+});
+
+describe("the shortcut past zod for plain stdio entries", () => {
+  const plain: object[] = [
+    { command: "node" },
+    { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory"], env: { MEMORY_FILE_PATH: "/tmp/m.jsonl" } },
+    { type: "stdio", command: "uvx", args: [], env: {}, cwd: "tools" },
+  ];
+  const near: unknown[] = [
+    { command: "" },
+    { command: 1 },
+    { command: "node", args: ["a", 1] },
+    { command: "node", args: "a b" },
+    { command: "node", args: [, "x"] },
+    { command: "node", env: { A: 1 } },
+    { command: "node", env: ["A"] },
+    { command: "node", env: JSON.parse('{"__proto__": "x"}') },
+    { command: "node", cwd: "" },
+    { command: "node", type: "http" },
+    { command: "node", disabled: true },
+    { command: "node", comand: "typo" },
+    { url: "http://127.0.0.1:9/mcp" },
+    Object.assign(Object.create({ inherited: 1 }), { command: "node" }),
+  ];
+
+  it("takes only entries McpServerConfigSchema accepts as they are", () => {
+    for (const e of plain) {
+      expect(isPlainStdioEntry(e), JSON.stringify(e)).toBe(true);
+      expect(McpServerConfigSchema.safeParse(e)).toEqual({ success: true, data: e });
+    }
+    for (const e of near) expect(isPlainStdioEntry(e as object), JSON.stringify(e)).toBe(false);
+  });
+
+  it("gives the same servers and problems as the schema path", () => {
+    const entries = Object.fromEntries([...plain, ...near].map((e, i) => [`s${i}`, e]));
+    const viaShortcut = parseServers(entries, { root, env });
+    // The same entries, each made to miss the shortcut by a key the schema passes through.
+    const viaSchema = parseServers(Object.fromEntries(Object.entries(entries).map(([k, e]) => [k, { ...(e as object), "x-note": 1 }])), { root, env });
+    expect(viaShortcut.servers).toEqual(viaSchema.servers);
+    expect(viaShortcut.problems.filter((p) => !p.message.includes("x-note"))).toEqual(viaSchema.problems.filter((p) => !p.message.includes("x-note")));
   });
 });
