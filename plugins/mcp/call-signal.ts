@@ -10,15 +10,19 @@ import type { ToolCallContext } from "../../core/index.js";
 type Listener = ((event: Event) => void) | { handleEvent(event: Event): void };
 
 class CallSignal {
-  reason: unknown;
-  private readonly disposers = new Map<Listener, () => void>();
+  private stopped: { reason: unknown } | undefined;
+  private disposers: Map<Listener, () => void> | undefined;
 
-  constructor(private readonly ctx: ToolCallContext) {
-    ctx.onAbort((reason) => (this.reason = reason));
-  }
+  constructor(private readonly ctx: ToolCallContext) {}
 
   get aborted(): boolean {
     return this.ctx.aborted;
+  }
+
+  /** Asked for only once the call was stopped: a listener on a stopped call hears the reason at once. */
+  get reason(): unknown {
+    if (!this.stopped && this.ctx.aborted) this.ctx.onAbort((reason) => (this.stopped = { reason }));
+    return this.stopped?.reason;
   }
 
   throwIfAborted(): void {
@@ -27,12 +31,13 @@ class CallSignal {
 
   addEventListener(type: string, listener: Listener | null): void {
     // Like an EventTarget: an already-aborted signal fires no new listener, and a listener is added once.
-    if (type !== "abort" || !listener || this.ctx.aborted || this.disposers.has(listener)) return;
-    const event = { type: "abort", target: this } as unknown as Event;
-    this.disposers.set(
+    if (type !== "abort" || !listener || this.ctx.aborted || this.disposers?.has(listener)) return;
+    (this.disposers ??= new Map()).set(
       listener,
-      this.ctx.onAbort(() => {
-        this.disposers.delete(listener);
+      this.ctx.onAbort((reason) => {
+        this.stopped ??= { reason };
+        this.disposers?.delete(listener);
+        const event = { type: "abort", target: this } as unknown as Event;
         if (typeof listener === "function") listener.call(this, event);
         else listener.handleEvent(event);
       }),
@@ -41,8 +46,8 @@ class CallSignal {
 
   removeEventListener(type: string, listener: Listener | null): void {
     if (type !== "abort" || !listener) return;
-    this.disposers.get(listener)?.();
-    this.disposers.delete(listener);
+    this.disposers?.get(listener)?.();
+    this.disposers?.delete(listener);
   }
 }
 
