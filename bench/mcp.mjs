@@ -15,7 +15,9 @@
  *    is printed too, and when the goal is missed a line says why, from those figures. More rounds
  *    give steadier figures: `node bench/mcp.mjs 15 2000`.
  *
- * Usage: node bench/mcp.mjs [rounds=5] [calls=2000]. Exit 1 when a goal is missed.
+ * Usage: node bench/mcp.mjs [rounds=5] [calls=2000] [--audit-off]. Exit 1 when a goal is missed.
+ * `--audit-off` measures the calls with `audit.enabled: false`: what the audit record written before
+ * each call returns costs (the gate keeps every other check).
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -53,8 +55,10 @@ if (!existsSync(CLI) || !existsSync(INDEX)) {
   console.error('bench/mcp: dist/ is missing; run "npm run build" first.');
   process.exit(2);
 }
-const rounds = Number(process.argv[2] ?? 5) || 5;
-const calls = Number(process.argv[3] ?? 2000) || 2000;
+const positional = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const auditOff = process.argv.includes("--audit-off");
+const rounds = Number(positional[0] ?? 5) || 5;
+const calls = Number(positional[1] ?? 2000) || 2000;
 const READY_GOAL = 1.15;
 const CALLS_GOAL = 0.9;
 
@@ -175,7 +179,7 @@ try {
     loadConfigFiles: false,
     permissionMode: "bypass",
     builtins: builtinPlugins,
-    config: { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } },
+    config: { ...(auditOff ? { audit: { enabled: false } } : {}), mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } },
   });
   const raw = new Client({ name: "bench", version: "1.0.0" });
   const rawTransport = new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, "stdio"], stderr: "ignore" });
@@ -210,7 +214,7 @@ try {
     // Warm up both paths at both concurrencies (the JIT optimizes what it has seen).
     for (const inFlight of [1, 16]) for (const p of Object.values(paths)) await rate(p.fn, inFlight === 1 ? 500 : 3000, inFlight, p.pid);
 
-    console.log(`\nMCP: calls per second to server-everything echo (${calls} calls per measurement, each path measured twice per round in ABBA order, ${rounds} rounds; audit on)`);
+    console.log(`\nMCP: calls per second to server-everything echo (${calls} calls per measurement, each path measured twice per round in ABBA order, ${rounds} rounds; audit ${auditOff ? "off" : "on"})`);
     console.log(`${"in flight".padEnd(9)} ${"gate/s".padStart(8)} ${"sdk/s".padStart(8)} ${"ratio".padStart(8)} ${"(rounds)".padEnd(12)} goal ≥ ${CALLS_GOAL}x  CPU µs/call: gate client, sdk client, sdk server`);
     const explain = [];
     for (const inFlight of [1, 16]) {
