@@ -126,21 +126,54 @@ export function toolRegistry(overrides: () => Readonly<Record<string, ToolOverri
   return new Registry<ToolEntry>("tool", (def, plugin, held) => checkTool(def, held) ?? makeToolEntry(def as ToolDefinition, plugin, findOverride(overrides(), (def as ToolDefinition).name)));
 }
 
+/**
+ * A z.object's JSON Schema, converted (and frozen) when first read: most commands (`agent tools`,
+ * `agent call`) never read the schemas of the built-in tools, and converting them costs ~5 ms of
+ * start-up (bench/startup.mjs). Converting a z.object cannot fail with the options zodToJsonSchema
+ * uses (what JSON Schema cannot say becomes `{}`); should it ever, the tool still gets an object schema.
+ */
+function lazyJsonSchema(schema: NonNullable<ToolDefinition["input"]>): () => JsonSchema {
+  let json: JsonSchema | undefined;
+  return () => {
+    if (!json) {
+      try {
+        json = zodToJsonSchema(schema);
+      } catch {
+        json = { type: "object" };
+      }
+      json = freezeCopy(json);
+    }
+    return json;
+  };
+}
+
+function zodType(schema: unknown): unknown {
+  return (schema as { _zod?: { def?: { type?: unknown } } })._zod?.def?.type;
+}
+
 function makeToolEntry(def: ToolDefinition, plugin: string, override: ToolOverride | undefined): ToolEntry | Rejection {
-  let inputSchema: JsonSchema;
+  let schema: () => JsonSchema;
   let validator: ToolEntry["validator"];
   const zod = def.input !== undefined;
-  if (zod) {
+  if (zod && zodType(def.input) === "object") {
+    schema = lazyJsonSchema(def.input!);
+    validator = zodValidator(def.input!);
+  } else if (zod) {
+    // Not a plain z.object (a pipe, an optional, …): converted now, to refuse what is not an object.
+    let converted: JsonSchema;
     try {
-      inputSchema = zodToJsonSchema(def.input!);
+      converted = zodToJsonSchema(def.input!);
     } catch (err) {
       return { name: def.name, reason: `input schema cannot be expressed as JSON Schema: ${(err as Error).message}` };
     }
-    if (inputSchema.type !== "object") return { name: def.name, reason: `input must be a z.object(...), got a schema of type ${JSON.stringify(inputSchema.type)}` };
+    if (converted.type !== "object") return { name: def.name, reason: `input must be a z.object(...), got a schema of type ${JSON.stringify(converted.type)}` };
+    const frozen = freezeCopy(converted);
+    schema = () => frozen;
     validator = zodValidator(def.input!);
   } else {
     // The registry keeps its own copy: the plugin changing its object later changes nothing here.
-    inputSchema = freezeCopy(def.inputSchema!);
+    const inputSchema = freezeCopy(def.inputSchema!);
+    schema = () => inputSchema;
     validator = jsonSchemaValidator(inputSchema);
   }
   const risk: Risk = override?.risk ?? def.risk ?? "execute";
@@ -153,8 +186,10 @@ function makeToolEntry(def: ToolDefinition, plugin: string, override: ToolOverri
     risk,
     source,
     plugin,
-    // A JSON Schema tool's schema is the registry's frozen copy already; a zod tool's was just converted.
-    inputSchema: zod ? freezeCopy(inputSchema) : inputSchema,
+    // The registry's frozen copy (a zod tool's converted on first read).
+    get inputSchema() {
+      return schema();
+    },
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(maxOutputBytes !== undefined ? { maxOutputBytes } : {}),
     ...(def.meta !== undefined ? { meta: freezeCopy(def.meta) } : {}),
