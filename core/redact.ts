@@ -87,7 +87,8 @@ export function forgetEnvSecrets(): void {
 function readEnvSecrets(): [string, string][] {
   const env = process.env;
   const c = envSecretsCache;
-  const now = performance.now();
+  // Date.now, not performance.now: the first read of the `performance` global loads perf_hooks (~0.7 ms of start-up).
+  const now = Date.now();
   // Valid while no secret-named variable changed value (e.g. a plugin that logs in) and, when the names
   // are listed again, the same variables exist (compared by name, not count: one removed and one added is
   // a change).
@@ -206,8 +207,9 @@ export function summarize(value: unknown, opts: SummarizeOptions = {}): unknown 
 
 /**
  * `JSON.stringify(summarize(value, opts))`, what a record holds. Fast path: a flat plain object of
- * primitives whose keys are not secret and whose strings are short and unchanged by redaction is its
- * own summary, so it is serialized as it is (no copy, no walk, no second JSON pass for the size check).
+ * primitives (or short lists of them) whose keys are not secret and whose strings are short and
+ * unchanged by redaction is its own summary, so it is serialized as it is (no copy, no walk, no
+ * second JSON pass for the size check).
  */
 export function summaryJson(value: unknown, opts: SummarizeOptions = {}): string | undefined {
   if (isCleanFlat(value, opts.maxString ?? 200, opts.maxItems ?? 20)) {
@@ -223,14 +225,20 @@ function isCleanFlat(value: unknown, maxString: number, maxItems: number): value
   if (proto !== Object.prototype && proto !== null) return false;
   const keys = Object.keys(value);
   if (keys.length > maxItems) return false;
-  let secrets: [string, string][] | undefined;
+  const state: { secrets?: [string, string][] } = {};
   for (const k of keys) {
     if (isSecretKey(k)) return false;
     const v = (value as Record<string, unknown>)[k];
-    if (typeof v === "string") {
-      if (v.length > maxString) return false;
-      if (v.length >= MIN_SECRET_LENGTH && redactString(v, (secrets ??= envSecrets())) !== v) return false;
-    } else if (v !== null && v !== undefined && typeof v !== "number" && typeof v !== "boolean") return false;
+    if (Array.isArray(v)) {
+      // A list of primitives (the names a registration record lists), as summarize() would keep it.
+      if (v.length > maxItems) return false;
+      for (let i = 0; i < v.length; i++) if (!isCleanPrimitive(v[i], maxString, state)) return false;
+    } else if (!isCleanPrimitive(v, maxString, state)) return false;
   }
   return true;
+}
+
+function isCleanPrimitive(v: unknown, maxString: number, state: { secrets?: [string, string][] }): boolean {
+  if (typeof v === "string") return v.length <= maxString && (v.length < MIN_SECRET_LENGTH || redactString(v, (state.secrets ??= envSecrets())) === v);
+  return v === null || v === undefined || typeof v === "number" || typeof v === "boolean";
 }

@@ -185,6 +185,12 @@ describe("summaryJson (what a record holds)", () => {
     ["a string", "just text with ghp_abcdefghijklmnopqrstuvwxyz0123456789"],
     ["a number", 42],
     ["escapes", { q: 'he said "hi"\n', e: "😀", lone: "\ud800" }],
+    ["a list of names", { kind: "tool", count: 3, names: ["read_file", "grep", "mcp__github__list_issues"] }],
+    ["a list past maxItems", { names: Array.from({ length: 21 }, (_, i) => `tool_${i}`) }],
+    ["a list holding an object", { list: [1, { a: 1 }] }],
+    ["a list holding a secret shape", { names: ["ok", "Bearer abcdefghijkl"] }],
+    ["a list holding a long string", { names: ["z".repeat(250)] }],
+    ["a sparse list with NaN", { list: [1, , NaN, undefined] }],
   ])("%s: the same text as JSON.stringify(summarize(value))", (_what, value) => {
     expect(summaryJson(value)).toBe(JSON.stringify(summarize(value)));
   });
@@ -192,6 +198,7 @@ describe("summaryJson (what a record holds)", () => {
   test("an env secret inside a flat object is redacted", () => {
     setEnv("AGENT_TEST_FLAT_TOKEN", "flat-secret-value");
     expect(summaryJson({ cmd: "use flat-secret-value" })).toBe('{"cmd":"use [REDACTED:AGENT_TEST_FLAT_TOKEN]"}');
+    expect(summaryJson({ names: ["a", "flat-secret-value"] })).toBe('{"names":["a","[REDACTED:AGENT_TEST_FLAT_TOKEN]"]}');
   });
 });
 
