@@ -147,6 +147,7 @@ export { tooDeep, MAX_CONFIG_DEPTH } from "./depth.js";
 export { parseJson, parseJsonConfig, parseJsonLines, JsonSyntaxError } from "./json.js";
 export { writeFileAtomic } from "./atomic-write.js";
 export { oneLine } from "./one-line.js";
+export { picomatch } from "./glob.js";
 export { parseSkillFile, type SkillFile, type ParsedSkill } from "./skill-file.js";
 export { parseYaml, MAX_YAML_NODES } from "./yaml.js";
 export { splitToolList, toolRules } from "./tool-names.js";

@@ -2,7 +2,7 @@
  * Permission decisions: explicit rules first (deny beats ask beats allow), then the mode's default
  * for the tool's risk. Rules look like `read_file`, `mcp__github__*`, `run_command(npm test:*)`.
  */
-import picomatch from "picomatch";
+import { picomatch } from "./glob.js";
 import type { PermissionMode, Risk } from "./types.js";
 
 export type Decision = "allow" | "ask" | "deny";

@@ -4,8 +4,7 @@
  * entry is reported with its key path and what was expected, and the other servers still load.
  */
 import path from "node:path";
-import picomatch from "picomatch";
-import { closestNames, z, type Risk } from "../../core/index.js";
+import { closestNames, picomatch, z, type Risk } from "../../core/index.js";
 import { expandVars } from "./expand.js";
 
 export type TransportKind = "stdio" | "http" | "sse";

@@ -1,7 +1,6 @@
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import picomatch from "picomatch";
-import { defineTool, z } from "../../core/index.js";
+import { defineTool, picomatch, z } from "../../core/index.js";
 import { checkGlob } from "./_files.js";
 import { agentOwnFolder, walkFiles } from "./_walk.js";
 
