@@ -6,6 +6,7 @@
 import path from "node:path";
 import { closestNames, picomatch, z, type Risk } from "../../core/index.js";
 import { expandVars } from "./expand.js";
+import { isPlainRecord } from "./values.js";
 
 export type TransportKind = "stdio" | "http" | "sse";
 
@@ -130,11 +131,6 @@ export const McpServerConfigSchema = z.looseObject({
 export type McpServerConfigInput = z.input<typeof McpServerConfigSchema>;
 
 const isText = (v: unknown): v is string => typeof v === "string";
-const isPlainObject = (v: unknown): v is Record<string, unknown> => {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-};
 const STDIO_KEYS = new Set(["type", "command", "args", "env", "cwd"]);
 
 /**
@@ -142,7 +138,7 @@ const STDIO_KEYS = new Set(["type", "command", "args", "env", "cwd"]);
  * an entry McpServerConfigSchema accepts as it is (tests/plugins/mcp/config.test.ts holds the two together).
  */
 export function isPlainStdioEntry(entry: object): boolean {
-  if (!isPlainObject(entry)) return false;
+  if (!isPlainRecord(entry)) return false;
   const e = entry;
   for (const k in e) if (!STDIO_KEYS.has(k)) return false;
   if (e.type !== undefined && e.type !== "stdio") return false;
@@ -154,7 +150,7 @@ export function isPlainStdioEntry(entry: object): boolean {
   }
   if (e.env === undefined) return true;
   const env = e.env;
-  if (!isPlainObject(env)) return false;
+  if (!isPlainRecord(env)) return false;
   for (const k in env) if (k === "__proto__" || !isText(env[k])) return false;
   return true;
 }

@@ -9,11 +9,9 @@
  */
 import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
-type Loose = Record<string, unknown>;
+import { isRecord } from "./values.js";
 
-function isRecord(v: unknown): v is Loose {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+type Loose = Record<string, unknown>;
 
 /** Own keys only from `allowed` (for…in: a JSON object has no inherited enumerable keys), and how many. */
 function keysWithin(v: Loose, allowed: (key: string) => boolean): number {

@@ -19,6 +19,7 @@ import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { oneLine, tooDeep } from "../../core/index.js";
 import { RejectedAnswer, ServerErrorAnswer } from "./errors.js";
+import { isRecord } from "./values.js";
 
 /** Far deeper than any real MCP message (tool schemas included), far below what recursive code survives. */
 export const MAX_FRAME_DEPTH = 100;
@@ -27,10 +28,6 @@ const LOGGED_IN_FULL = 50;
 
 type Id = string | number;
 type Loose = Record<string, unknown>;
-
-function isObject(v: unknown): v is Loose {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function isId(v: unknown): v is Id {
   return typeof v === "string" || (typeof v === "number" && Number.isFinite(v));
@@ -72,7 +69,7 @@ export function deeperThan(value: unknown, max: number): boolean {
 
 /** A short picture of a refused frame for the log, built without walking it. */
 function sketch(v: unknown): string {
-  if (!isObject(v)) return Array.isArray(v) ? `an array of ${v.length}` : typeof v === "string" ? `the string ${JSON.stringify(v.slice(0, 60))}` : String(v);
+  if (!isRecord(v)) return Array.isArray(v) ? `an array of ${v.length}` : typeof v === "string" ? `the string ${JSON.stringify(v.slice(0, 60))}` : String(v);
   const keys = Object.keys(v).slice(0, 6);
   const id = isId(v.id) ? ` id ${JSON.stringify(v.id)}` : "";
   const method = typeof v.method === "string" ? ` method ${JSON.stringify(v.method.slice(0, 80))}` : "";
@@ -189,7 +186,7 @@ export class GuardedTransport implements Transport {
       this.refuse(value, `is an answer to a request it was never sent or that was already answered or cancelled (id ${JSON.stringify(m.id)})`);
       return undefined;
     }
-    if (isObject(m.error)) {
+    if (isRecord(m.error)) {
       const e = m.error as { code: number; message: string; data?: unknown };
       return { ...(m as object), error: { code: e.code, message: e.message, data: new ServerErrorAnswer(e.code, e.message, e.data) } } as JSONRPCMessage;
     }
@@ -201,7 +198,7 @@ export class GuardedTransport implements Transport {
    * a request with an id is answered with -32600; anything else is dropped.
    */
   private invalid(value: unknown, reason: string): undefined {
-    const m = isObject(value) ? value : undefined;
+    const m = isRecord(value) ? value : undefined;
     if (m && isId(m.id) && typeof m.method !== "string" && this.pending.has(Number(m.id))) {
       this.pending.delete(Number(m.id));
       this.refuse(value, `was refused: ${reason}; the request it answers fails`);

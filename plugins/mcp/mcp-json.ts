@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { AgentError, ConfigError, MAX_CONFIG_DEPTH, parseJsonConfig, tooDeep, writeFileAtomic } from "../../core/index.js";
+import { isRecord } from "./values.js";
 
 export interface McpJson {
   file: string;
@@ -43,9 +44,6 @@ export function writeMcpJson(json: McpJson): void {
   writeFileAtomic(json.file, `${JSON.stringify(json.data, null, json.indent)}\n`);
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** What `.mcp.json` holds for the config hook: its servers, and those left out because they nest absurdly deep. */
 export interface McpJsonServers {
@@ -67,7 +65,7 @@ export async function readMcpJsonServers(file: string): Promise<McpJsonServers |
   if (!existsSync(file)) return undefined;
   const raw = await parseJsonConfig(readFileSync(file, "utf8"), file);
   const tooDeepAt = new Map<string, string>();
-  const entries = isPlainObject(raw) && isPlainObject(raw.mcpServers) ? raw.mcpServers : undefined;
+  const entries = isRecord(raw) && isRecord(raw.mcpServers) ? raw.mcpServers : undefined;
   // Entries sit two levels down (mcpServers.<name>); each is measured on its own so one bad entry stays its own problem.
   for (const [name, entry] of Object.entries(entries ?? {})) {
     const at = tooDeep(entry, MAX_CONFIG_DEPTH - 2);
@@ -77,8 +75,8 @@ export async function readMcpJsonServers(file: string): Promise<McpJsonServers |
   }
   const deep = tooDeep(raw, MAX_CONFIG_DEPTH);
   if (deep) throw new ConfigError(file, [{ path: clip(deep), message: `nested more than ${MAX_CONFIG_DEPTH} levels deep; no config needs that` }]);
-  if (!isPlainObject(raw)) throw new ConfigError(file, [{ path: "", message: 'expected an object with an "mcpServers" key' }]);
+  if (!isRecord(raw)) throw new ConfigError(file, [{ path: "", message: 'expected an object with an "mcpServers" key' }]);
   const servers = raw.mcpServers ?? {};
-  if (!isPlainObject(servers)) throw new ConfigError(file, [{ path: "mcpServers", message: "expected an object of server entries" }]);
+  if (!isRecord(servers)) throw new ConfigError(file, [{ path: "mcpServers", message: "expected an object of server entries" }]);
   return { servers, tooDeep: tooDeepAt };
 }

@@ -5,6 +5,7 @@
  * the registry name a skill gets (`<server>-<name>`), and the digests entries carry.
  */
 import { createHash } from "node:crypto";
+import { isRecord } from "./values.js";
 
 /** The extension identifier servers declare in `capabilities.extensions` (SEP-2133 negotiation). */
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
@@ -66,9 +67,6 @@ export function skillsFromResources(uris: readonly string[], max: number): { ski
   return { skills, total: locations.length };
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /**
  * The `skills/list` way: each entry names its `SKILL.md` (`uri`), its frontmatter and, normally, every
