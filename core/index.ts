@@ -24,6 +24,9 @@ export type {
   ToolReturn,
   ToolCallContext,
   ToolDefinition,
+  FileWrite,
+  WritesContext,
+  ProtectedWriteInfo,
   RegisteredTool,
   CallOutcome,
   ToolResult,
@@ -46,6 +49,7 @@ export type {
   TrackableProcess,
 } from "./types.js";
 export { PERMISSION_MODES, RISKS } from "./types.js";
+export { changesAgentKey } from "./protected-paths.js";
 export type { ToolSource, ToolLoadOptions, ToolLoadResult } from "./tool-sources.js";
 export type {
   ToolRegistrar,

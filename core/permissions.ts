@@ -205,6 +205,37 @@ export function allowCoverage(allow: ParsedRule[], toolName: RuleTarget, subject
   return used;
 }
 
+/**
+ * Whether `rule` names exactly this one subject: a plain tool name (or alias) with a pattern that has no
+ * wildcard and spells the subject itself (`write_file(.mcp.json)`, `write_file(/.mcp.json)`,
+ * `run_command(> .mcp.json)`, what "always for this project" writes). A bare tool name, a tool glob, a
+ * pattern with `*`, `?` or `[`, a folder or a `:*` prefix never does. Protected paths need this (permit.ts).
+ */
+export function namesExactly(rule: ParsedRule, target: RuleTarget, subject: string, kind: SubjectKind): boolean {
+  if (rule.toolName === undefined || !rule.pattern || !namesTool(rule, target)) return false;
+  const text = /^[^()]+?\((.*)\)$/s.exec(rule.raw.trim())?.[1];
+  const literal = text === undefined ? undefined : unescapeLiteral(text);
+  if (literal === undefined) return false;
+  const spelt = kind !== "path" ? literal : literal.startsWith("//") ? `/${literal.replace(/^\/+/, "")}` : literal.replace(/^\//, "");
+  return spelt === subject && ruleMatches(rule, target, [subject], true, kind);
+}
+
+/** Characters a pattern may read as syntax once it holds a backslash (see exact-rules.ts). */
+const ESCAPED_SPECIAL = "*?()|{}[]+@!^$";
+
+/** A pattern's text with its escapes removed, or undefined when it holds a wildcard. */
+function unescapeLiteral(text: string): string | undefined {
+  const strict = text.includes("\\");
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") out += text[++i] ?? "";
+    else if ("*?[".includes(c) || (strict && ESCAPED_SPECIAL.includes(c))) return undefined;
+    else out += c;
+  }
+  return out;
+}
+
 /** The rules that would allow exactly this call: one per subject, never broader than what was asked. */
 export function suggestRule(toolName: string, subjects: string[] | undefined): string {
   return suggestRules(toolName, subjects).join(", ");

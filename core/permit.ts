@@ -13,7 +13,8 @@ import type { AgentEvent } from "./events.js";
 import { freezeCopy, plainCopy } from "./freeze.js";
 import type { RawHooks } from "./hooks.js";
 import { PermissionState, PromptState, type Answer } from "./permit-states.js";
-import { allowCoverage, decide, exactRule, parseRule, suggestRules, type ParsedRule, type PermissionRules } from "./permissions.js";
+import { allowCoverage, decide, exactRule, namesExactly, parseRule, suggestRules, type ParsedRule, type PermissionRules, type SubjectKind } from "./permissions.js";
+import { judgeWrites, protectedPlaces, type ProtectedWrite } from "./protected-paths.js";
 import type { ToolEntry } from "./registry.js";
 import type { Validation } from "./schema.js";
 import type { PermissionAsker, PermissionMode, Workspace } from "./types.js";
@@ -35,6 +36,15 @@ export interface PermitDeps {
 export type Permit = { decision: "allow" | "deny" | "invalid"; by: string; message?: string; input?: unknown; rewrittenBy?: string };
 export type Verdict = { decision: "allow" | "deny" | "ask"; by: string };
 export type Subjects = string[] | undefined | SubjectFailure;
+/** The protected files a call would write (see protected-paths.ts); a `SubjectFailure` when the tool's `writes` threw. */
+export type Guarded = ProtectedWrite[] | SubjectFailure;
+
+/** What protected paths add to a question: the files still needing a yes, and whether the rules and mode alone allowed the call. */
+interface Guard {
+  open: ProtectedWrite[];
+  baseAllows: boolean;
+}
+const NO_GUARD: Guard = { open: [], baseAllows: false };
 
 /** A tool's permissionSubject threw: the call is denied (no subject means no deny rule could match it). */
 export class SubjectFailure {
@@ -46,6 +56,8 @@ export class Permissions {
   asker: PermissionAsker | undefined;
   /** Rules granted with "allow always for this session". */
   private readonly sessionAllow: ParsedRule[] = [];
+  /** `tool\0subject` of each subject the user allowed "always" in a question: names it exactly, for protected paths. */
+  private readonly sessionExact = new Set<string>();
   /**
    * Decisions for tools without a permission subject, which depend only on the rules, the mode, the
    * session grants and the tool (MCP tools are all like this): computed once, not on every call.
@@ -134,8 +146,64 @@ export class Permissions {
   permit(tool: ToolEntry, input: unknown, callId: string, signal?: AbortSignal): Permit | Promise<Permit> {
     if (this.deps.hooks.permission.isUsed()) return this.permitWithHooks(tool, input, callId, signal);
     const subjects = this.subjects(tool, input);
-    if (subjects instanceof Promise) return subjects.then((s) => this.settle(tool, input, callId, s, undefined, signal));
-    return this.settle(tool, input, callId, subjects, undefined, signal);
+    if (subjects instanceof Promise) return subjects.then((s) => this.guardAndSettle(tool, input, callId, s, signal));
+    return this.guardAndSettle(tool, input, callId, subjects, signal);
+  }
+
+  private guardAndSettle(tool: ToolEntry, input: unknown, callId: string, subjects: Subjects, signal: AbortSignal | undefined): Permit | Promise<Permit> {
+    const hits = this.protectedWrites(tool, input, subjects);
+    if (hits instanceof Promise) return hits.then((h) => this.settle(tool, input, callId, subjects, h, undefined, signal));
+    return this.settle(tool, input, callId, subjects, hits, undefined, signal);
+  }
+
+  /**
+   * The protected files a call would write: from the tool's `writes`, or for a `write` tool with path
+   * subjects, its subjects. A promise only when `writes` is async.
+   */
+  protectedWrites(tool: ToolEntry, input: unknown, subjects: Subjects): Guarded | Promise<Guarded> {
+    const def = tool.definition;
+    if (subjects instanceof SubjectFailure) return [];
+    const fromSubjects = !def.writes && (def.risk === "write" || tool.risk === "write") && def.subjectKind === "path";
+    if (!def.writes && !fromSubjects) return [];
+    const judge = (list: Parameters<typeof judgeWrites>[0]): Guarded => {
+      try {
+        const { root, roots } = this.deps.workspace;
+        return judgeWrites(list, { root, places: protectedPlaces(roots, this.deps.audit.file), display: (abs) => projectPath(root, abs) });
+      } catch (err) {
+        return new SubjectFailure(`checking the files it writes: ${errorMessage(err)}`);
+      }
+    };
+    if (fromSubjects) return judge(subjects ?? []);
+    const failed = (err: unknown) => new SubjectFailure(`its writes() threw: ${errorMessage(err)}`);
+    try {
+      const list = def.writes!(freezeCopy(input) as never, { workspace: this.deps.workspace });
+      return isThenable(list) ? Promise.resolve(list).then(judge, failed) : judge(list);
+    } catch (err) {
+      return failed(err);
+    }
+  }
+
+  /**
+   * The rules' verdict with protected paths on top: a file tools never write denies; one that decides
+   * what the agent may do asks (in every mode, never answerable by a plugin's allow) unless an allow rule
+   * names exactly its subject. Deny rules, ask rules and plan mode keep their verdict.
+   */
+  private guarded(tool: ToolEntry, base: Verdict, subjects: string[] | undefined, hits: ProtectedWrite[]): { verdict: Verdict; guard: Guard } {
+    const kind: SubjectKind = tool.definition.subjectKind === "path" ? "path" : "text";
+    const open = hits.filter((h) => h.level === "ask" && !this.exactlyAllowed(tool, h.subject, kind));
+    const guard = { open, baseAllows: base.decision === "allow" };
+    const never = hits.find((h) => h.level === "never");
+    if (base.decision === "deny") return { verdict: base, guard };
+    if (never) return { verdict: { decision: "deny", by: `protected:${never.path}` }, guard };
+    if (!open.length || (base.decision === "ask" && !base.by.startsWith("mode:"))) return { verdict: base, guard };
+    return { verdict: { decision: "ask", by: `protected:${[...new Set(open.map((h) => h.path))].join(", ")}` }, guard };
+  }
+
+  /** Whether an allow rule (config, a session grant, an "always" answer) names exactly this subject. */
+  private exactlyAllowed(tool: ToolEntry, subject: string | undefined, kind: SubjectKind): boolean {
+    if (subject === undefined) return false;
+    if (this.sessionExact.has(`${tool.name}\u0000${subject}`)) return true;
+    return [...this.deps.rules.allow, ...this.sessionAllow].some((r) => namesExactly(r, tool.view, subject, kind));
   }
 
   /** `permission` handlers vote (and may rewrite) first; the rules then decide on the final input. */
@@ -152,14 +220,23 @@ export class Permissions {
       args = plainCopy(again.value);
       subjects = await this.subjects(tool, args);
     } else subjects = await state.subjects();
-    const permit = await this.settle(tool, args, callId, subjects, state.votes(), signal);
+    const permit = await this.settle(tool, args, callId, subjects, await this.protectedWrites(tool, args, subjects), state.votes(), signal);
     return state.rewrittenBy ? { input: args, rewrittenBy: state.rewrittenBy, ...permit } : permit;
   }
 
   private async verdictFor(tool: ToolEntry, input: unknown): Promise<{ subjects: Subjects; verdict: Verdict }> {
+    const { subjects, verdict } = await this.evaluate(tool, input);
+    return { subjects, verdict };
+  }
+
+  /** Subjects, protected writes and the verdict on both, for an input a handler sees or rewrote. */
+  private async evaluate(tool: ToolEntry, input: unknown): Promise<{ subjects: Subjects; verdict: Verdict; guard: Guard }> {
     const subjects = await this.subjects(tool, input);
-    if (subjects instanceof SubjectFailure) return { subjects, verdict: { decision: "deny", by: "permissionSubject" } };
-    return { subjects, verdict: tool.definition.permissionSubject ? this.verdict(tool, subjects) : this.cachedVerdict(tool) };
+    const hits = await this.protectedWrites(tool, input, subjects);
+    const failed = subjects instanceof SubjectFailure ? subjects : hits instanceof SubjectFailure ? hits : undefined;
+    if (failed) return { subjects: failed, verdict: { decision: "deny", by: "permissionSubject" }, guard: NO_GUARD };
+    const base = tool.definition.permissionSubject ? this.verdict(tool, subjects as string[] | undefined) : this.cachedVerdict(tool);
+    return { subjects, ...this.guarded(tool, base, subjects as string[] | undefined, hits as ProtectedWrite[]) };
   }
 
   private verdict(tool: ToolEntry, subjects: string[] | undefined): Verdict {
@@ -185,27 +262,33 @@ export class Permissions {
   }
 
   /** Rules and mode, then the plugins' votes: deny (rule, plan mode, vote) > ask (vote, rule, mode) > allow. */
-  private settle(tool: ToolEntry, input: unknown, callId: string, subjects: Subjects, votes?: ReturnType<PermissionState["votes"]>, signal?: AbortSignal): Permit | Promise<Permit> {
+  private settle(tool: ToolEntry, input: unknown, callId: string, subjects: Subjects, hits: Guarded, votes?: ReturnType<PermissionState["votes"]>, signal?: AbortSignal): Permit | Promise<Permit> {
     // Without a subject no pattern rule can match, so a deny rule would not apply: fail closed.
-    if (subjects instanceof SubjectFailure) {
-      return { decision: "deny", by: "permissionSubject", message: `Permission denied: ${tool.name} was not run because its permission check failed (${subjects.message}).` };
+    const failed = subjects instanceof SubjectFailure ? subjects : hits instanceof SubjectFailure ? hits : undefined;
+    if (failed) {
+      return { decision: "deny", by: "permissionSubject", message: `Permission denied: ${tool.name} was not run because its permission check failed (${failed.message}).` };
     }
-    const v = tool.definition.permissionSubject ? this.verdict(tool, subjects) : this.cachedVerdict(tool);
-    const what = describeCall(tool.name, subjects);
-    if (v.decision === "deny") {
-      const why = v.by.startsWith("mode:") ? `${tool.risk} tools are not allowed in ${this.mode} mode` : `it matches the deny rule "${v.by}"`;
-      return { decision: "deny", by: v.by, message: `Permission denied: ${what} was not run because ${why}.` };
-    }
+    const list = subjects as string[] | undefined;
+    const { verdict: v, guard } = this.guarded(tool, tool.definition.permissionSubject ? this.verdict(tool, list) : this.cachedVerdict(tool), list, hits as ProtectedWrite[]);
+    const what = describeCall(tool.name, list);
+    if (v.decision === "deny") return { decision: "deny", by: v.by, message: `Permission denied: ${what} was not run because ${this.denialReason(tool, v, hits as ProtectedWrite[])}.` };
     if (votes?.deny) return { decision: "deny", by: `plugin:${votes.deny.plugin}`, message: `Denied by a plugin: ${votes.deny.reason ?? `${what} was not allowed.`}` };
-    if (votes?.ask) return this.ask(tool, input, callId, { decision: "ask", by: `plugin:${votes.ask.plugin}${votes.ask.reason ? `: ${votes.ask.reason}` : ""}` }, subjects, what, false, signal);
+    if (votes?.ask) return this.ask(tool, input, callId, { decision: "ask", by: `plugin:${votes.ask.plugin}${votes.ask.reason ? `: ${votes.ask.reason}` : ""}` }, list, what, false, signal, guard);
     const fromMode = v.by.startsWith("mode:");
     if (v.decision === "ask" && fromMode && votes?.allow) return { decision: "allow", by: `plugin:${votes.allow.plugin}` };
     if (v.decision === "allow") return v as Permit;
-    return this.ask(tool, input, callId, v, subjects, what, fromMode, signal);
+    return this.ask(tool, input, callId, v, list, what, fromMode, signal, guard);
+  }
+
+  private denialReason(tool: ToolEntry, v: Verdict, hits: ProtectedWrite[]): string {
+    if (v.by.startsWith("mode:")) return `${tool.risk} tools are not allowed in ${this.mode} mode`;
+    const never = v.by.startsWith("protected:") ? hits.find((h) => h.level === "never") : undefined;
+    if (never) return `it would write ${never.path}, ${never.why}, which tools never write (in any mode, whatever the rules)`;
+    return `it matches the deny rule "${v.by}"`;
   }
 
   /** A question: `permissionRequest` handlers first, then the user (with no terminal: denied, naming the rule to add). */
-  private async ask(tool: ToolEntry, input: unknown, callId: string, v: Verdict, subjects: string[] | undefined, what: string, answerable: boolean, signal?: AbortSignal): Promise<Permit> {
+  private async ask(tool: ToolEntry, input: unknown, callId: string, v: Verdict, subjects: string[] | undefined, what: string, answerable: boolean, signal?: AbortSignal, guard = NO_GUARD): Promise<Permit> {
     const suggestedRules = suggestRules(tool.name, subjects);
     if (this.deps.hooks.permissionRequest.isUsed()) {
       const state = new PromptState(tool, input, callId, this.deps.sessionId, this.mode, { subjects, reason: v.by, answerable, suggestedRules, signal });
@@ -216,7 +299,7 @@ export class Permissions {
       }
       if (answer && answerable) return this.answered(tool, callId, answer);
     }
-    return this.askUser(tool, input, callId, v, subjects, what, suggestedRules);
+    return this.askUser(tool, input, callId, v, subjects, what, suggestedRules, guard);
   }
 
   /** A handler allowed in the user's place; a rewritten input is validated and decided by the rules again. */
@@ -226,29 +309,31 @@ export class Permissions {
     const again = await this.deps.validate(tool, answer.input);
     if (!again.ok) return { decision: "invalid", by, message: `Input rewritten by plugin ${answer.plugin} is invalid for ${tool.name}:\n${again.issues.map((i) => `- ${i}`).join("\n")}` };
     const args = plainCopy(again.value);
-    const { subjects, verdict } = await this.verdictFor(tool, args);
+    const { subjects, verdict, guard } = await this.evaluate(tool, args);
     const rewritten = { input: args, rewrittenBy: answer.plugin };
     if (subjects instanceof SubjectFailure || verdict.decision === "deny") {
-      return { ...rewritten, decision: "deny", by: verdict.by, message: `Input rewritten by plugin ${answer.plugin} was denied: ${verdict.by === "permissionSubject" ? "its permission check failed" : `it matches "${verdict.by}"`}.` };
+      const why = verdict.by === "permissionSubject" ? "its permission check failed" : verdict.by.startsWith("protected:") ? "it would write a file tools never write" : `it matches "${verdict.by}"`;
+      return { ...rewritten, decision: "deny", by: verdict.by, message: `Input rewritten by plugin ${answer.plugin} was denied: ${why}.` };
     }
-    // An ask rule means the user is asked, whoever rewrote the call.
+    // An ask rule (or a protected file) means the user is asked, whoever rewrote the call.
     if (verdict.decision === "ask" && !verdict.by.startsWith("mode:")) {
-      return { ...rewritten, ...(await this.askUser(tool, args, callId, verdict, subjects, describeCall(tool.name, subjects), suggestRules(tool.name, subjects))) };
+      return { ...rewritten, ...(await this.askUser(tool, args, callId, verdict, subjects, describeCall(tool.name, subjects), suggestRules(tool.name, subjects), guard)) };
     }
     return { ...rewritten, decision: "allow", by };
   }
 
-  private async askUser(tool: ToolEntry, input: unknown, callId: string, v: Verdict, subjects: string[] | undefined, what: string, suggestedRules: string[]): Promise<Permit> {
+  private async askUser(tool: ToolEntry, input: unknown, callId: string, v: Verdict, subjects: string[] | undefined, what: string, suggestedRules: string[], guard = NO_GUARD): Promise<Permit> {
     const suggestedRule = suggestedRules.join(", ");
     // The same rules as a config file must hold them to mean exactly this call (see exact-rules.ts).
     const exact = projectRules(tool.name, subjects, tool.definition.subjectKind === "path" ? "path" : "text");
+    if (!this.asker && v.by.startsWith("protected:")) return this.protectedDenial(tool, v, subjects, what, guard);
     if (!this.asker) {
       return {
         decision: "deny",
         by: v.by,
         message:
           `Permission denied: ${what} (risk: ${tool.risk}) needs approval and there is no terminal to ask. ` +
-          `To allow it, add ${(exact.length ? exact : suggestedRules).map((r) => `"${r}"`).join(" and ")} to ${this.deps.configFileHint.endsWith("package.json") ? "agent.permissions.allow" : "permissions.allow"} in ${this.deps.configFileHint}, ` +
+          `To allow it, add ${(exact.length ? exact : suggestedRules).map((r) => `"${r}"`).join(" and ")} to ${this.allowKey()} in ${this.deps.configFileHint}, ` +
           `or run with --permission-mode ${tool.risk === "write" ? "acceptEdits" : "bypass"}.`,
       };
     }
@@ -258,7 +343,8 @@ export class Permissions {
     this.deps.emit({ type: "permission_request", callId, name: tool.name, subject, suggestedRule });
     let answer: Awaited<ReturnType<PermissionAsker>>;
     try {
-      answer = await this.asker({ tool: tool.view, input: freezeCopy(input), subject, parts: parts ?? [], uncertain: parts?.length !== subjects?.length, suggestedRule, suggestedRules, projectRules: exact, reason: v.by });
+      const protectedWrites = guard.open.length ? { protectedWrites: Object.freeze(guard.open.map((h) => Object.freeze({ path: h.path, why: h.why }))) } : {};
+      answer = await this.asker!({ tool: tool.view, input: freezeCopy(input), subject, parts: parts ?? [], uncertain: parts?.length !== subjects?.length, suggestedRule, suggestedRules, projectRules: exact, reason: v.by, ...protectedWrites });
     } catch (err) {
       answer = "deny";
       this.deps.emit({ type: "notice", level: "warn", source: "permissions", message: `permission prompt failed: ${errorMessage(err)}` });
@@ -268,6 +354,7 @@ export class Permissions {
     const always = answer === "allow_session" || (answer === "allow_project" && exact.length > 0);
     if (always && suggestedRules.length) {
       this.sessionAllow.push(...(subjects ? subjects.map((s) => exactRule(tool.name, s)) : suggestedRules.map(parseRule)));
+      for (const s of subjects ?? []) this.sessionExact.add(`${tool.name}\u0000${s}`);
     } else if (isAllow(answer)) answer = "allow_once";
     const decision = isAllow(answer) ? "allow" : "deny";
     this.deps.emit({ type: "permission_decision", callId, name: tool.name, decision, by: "user" });
@@ -277,6 +364,27 @@ export class Permissions {
     }
     const by = answer === "allow_project" ? `user:project:${exact.join(", ")}` : answer === "allow_session" ? `user:session:${suggestedRule}` : "user:once";
     return { decision, by, message: "" };
+  }
+
+  /** Headless, a protected write is denied; the message names the exact rules that would allow it (no mode does). */
+  private protectedDenial(tool: ToolEntry, v: Verdict, subjects: string[] | undefined, what: string, guard: Guard): Permit {
+    const kind: SubjectKind = tool.definition.subjectKind === "path" ? "path" : "text";
+    const named = guard.open.map((h) => h.subject).filter((s): s is string => s !== undefined);
+    const needed = guard.baseAllows ? [...new Set(named)] : (subjects ?? []);
+    const rules = needed.length && named.length === guard.open.length ? projectRules(tool.name, needed, kind) : [];
+    const files = [...new Set(guard.open.map((h) => `${h.path} (${h.why})`))].join(", ");
+    const how = rules.length
+      ? `To allow it, add ${rules.map((r) => `"${r}"`).join(" and ")} to ${this.allowKey()} in ${this.deps.configFileHint}: only an allow rule naming exactly this call allows it, not a tool name, a pattern with wildcards or any permission mode.`
+      : "No rule can name this call exactly; run it where you can answer the question.";
+    return {
+      decision: "deny",
+      by: v.by,
+      message: `Permission denied: ${what} was not run: it would write ${files}, a file that decides what the agent may do, which is asked about in every permission mode, and there is no terminal to ask. ${how}`,
+    };
+  }
+
+  private allowKey(): string {
+    return this.deps.configFileHint.endsWith("package.json") ? "agent.permissions.allow" : "permissions.allow";
   }
 }
 

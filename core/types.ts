@@ -124,6 +124,16 @@ export interface ToolDefinition<I = any> {
    * the root, `build/` and everything under it). Default `text`: globs over the whole subject.
    */
   subjectKind?: "path" | "text";
+  /**
+   * The files a call would write (or remove), for the gate's protected-path check: a write to a file
+   * that decides what the agent may do (its config, `.agent/`, `.claude/`, `.mcp.json`, `.git/`, the
+   * user's config folders) is asked in every permission mode, and only an allow rule naming exactly that
+   * call allows it without asking; the audit log and session transcripts are never written by tools.
+   * Paths are judged where they lead (symlinks followed). Plain strings are paths relative to the project
+   * root. Without this, a `write` tool whose `subjectKind` is `path` is taken to write its subjects. If it
+   * throws, the call is denied.
+   */
+  writes?(input: I, ctx: WritesContext): readonly (string | FileWrite)[] | undefined | Promise<readonly (string | FileWrite)[] | undefined>;
   /** Shown in `agent tools` and the audit log instead of the plugin name (e.g. `mcp:github`). */
   source?: string;
   /** Free-form data for plugins (e.g. the original MCP tool name). Never sent to the model. */
@@ -142,6 +152,33 @@ export interface ToolDefinition<I = any> {
    */
   deferLoading?: boolean;
   run(input: I, ctx: ToolCallContext): Promise<ToolReturn> | ToolReturn;
+}
+
+/** What a tool's `writes` gets besides the input: where relative paths lead and how they resolve. */
+export interface WritesContext {
+  readonly workspace: Workspace;
+}
+
+/** A file a call would write, as a tool tells the gate (see `ToolDefinition.writes`). */
+export interface FileWrite {
+  /** The file: absolute, or relative to `cwd`. */
+  path: string;
+  /** The folder a relative `path` is taken from: absolute, or relative to the project root (default: the root). */
+  cwd?: string;
+  /**
+   * The permission subject (one of the call's `permissionSubject`s) this write belongs to: an allow rule
+   * must name exactly it to allow the write without asking. Default: `path` as a path subject.
+   */
+  subject?: string;
+  /**
+   * For a `package.json`: false when the write leaves its `agent` key as it is (then it is an ordinary
+   * write; `changesAgentKey(before, after)` tells). Absent: taken to change it.
+   */
+  changesAgentKey?: boolean;
+  /** Where it writes is only known when it runs (a variable, a glob): judged as a protected write. */
+  uncertain?: boolean;
+  /** It removes or replaces `path` with everything under it (`rm -r`, `mv`): protected when anything protected is inside. */
+  tree?: boolean;
 }
 
 /** A tool as the registry shows it, after the gate accepted it: a frozen description, with no way to run it but `tools.call`. */
@@ -214,6 +251,18 @@ export interface PermissionRequest {
    */
   projectRules: string[];
   reason: string;
+  /**
+   * The files the call would write that decide what the agent may do or what runs on its next start
+   * (`path` relative to the project root, or absolute; `why` says what the file is). Such a call is asked
+   * in every mode; absent or empty for other calls.
+   */
+  protectedWrites?: readonly ProtectedWriteInfo[];
+}
+
+/** A protected file a call would write (see `PermissionRequest.protectedWrites`). */
+export interface ProtectedWriteInfo {
+  readonly path: string;
+  readonly why: string;
 }
 
 /** A plugin asks to allow rules for the rest of the session (e.g. a skill's `allowed-tools`). Any allow answer grants them. */

@@ -98,6 +98,10 @@ export function createPermissionAsker(options: PermissionPromptOptions): Permiss
     const caution = req.uncertain ? [`  ${s.yellow("part of it is computed when it runs (a substitution, or text the shell parser could not read)")}`] : [];
     // A plugin's (or a command hook's) `ask` says why it wants you to look: show it (as Claude Code shows a hook's reason).
     const why = req.reason.startsWith("plugin:") ? [`  ${s.gray("asked by")} ${req.reason.slice("plugin:".length)}`] : [];
+    // A file that decides what the agent may do (its config, .claude/, .git/…) is asked about in every mode: say so.
+    const guarded = (req.protectedWrites ?? []).map(
+      (w) => `  ${s.yellow("!")} ${s.bold(printable(w.path))}: this file decides what the agent may do (${printable(w.why)}); asked in every permission mode`,
+    );
     const project = options.saveProjectRules && req.projectRules?.length ? req.projectRules : [];
     const choices = [
       `  ${s.bold("y")}  yes, once`,
@@ -116,6 +120,7 @@ export function createPermissionAsker(options: PermissionPromptOptions): Permiss
       const question = [
         `${s.yellow("?")} Allow ${s.bold(what)}  ${s.gray(`risk: ${req.tool.risk} · from ${req.tool.source}`)}`,
         ...body(preview, all),
+        ...guarded,
         ...parts,
         ...caution,
         ...why,

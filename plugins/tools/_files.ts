@@ -1,5 +1,8 @@
 /** Shared helpers for the file tools. */
+import { readFileSync } from "node:fs";
 import { open } from "node:fs/promises";
+import path from "node:path";
+import { changesAgentKey, type FileWrite, type Workspace } from "../../core/index.js";
 
 /** A file whose first 8 KB hold a NUL byte is treated as binary (as git and grep do). */
 export async function looksBinary(file: string): Promise<boolean> {
@@ -21,4 +24,27 @@ export function checkGlob(pattern: string): string | undefined {
   if (pattern.startsWith("/") || /^[a-zA-Z]:[\\/]/.test(pattern)) return `pattern "${pattern}" is absolute; use a pattern relative to the folder`;
   if (pattern.split(/[\\/]/).includes("..")) return `pattern "${pattern}" contains "..", which could leave the workspace`;
   return undefined;
+}
+
+/**
+ * What a file tool tells the gate it writes (`ToolDefinition.writes`): the path, and for a `package.json`
+ * whether the new text (`next`, from the current one; undefined when it cannot be made) changes the
+ * `agent` key. A path the workspace refuses is left to the tool, which refuses it when it runs.
+ */
+export function fileWrite(workspace: Workspace, p: string, next: (current: string | undefined) => string | undefined): FileWrite[] {
+  let file: string;
+  try {
+    file = workspace.resolve(p);
+  } catch {
+    return [{ path: p }];
+  }
+  if (path.basename(file) !== "package.json") return [{ path: p }];
+  let current: string | undefined;
+  try {
+    current = readFileSync(file, "utf8");
+  } catch {
+    current = undefined;
+  }
+  const after = next(current);
+  return [after === undefined ? { path: p } : { path: p, changesAgentKey: changesAgentKey(current, after) }];
 }

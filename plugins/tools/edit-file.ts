@@ -1,10 +1,40 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { defineTool, z } from "../../core/index.js";
+import { fileWrite } from "./_files.js";
 
 function countOccurrences(haystack: string, needle: string): number {
   let n = 0;
   for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) n++;
   return n;
+}
+
+interface Edit {
+  path: string;
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean;
+}
+
+/** The edited text and the number of replacements; throws when the edit cannot be made as asked. */
+function applyEdit(text: string, { path: p, old_string, new_string, replace_all = false }: Edit): { updated: string; count: number } {
+  const count = countOccurrences(text, old_string);
+  if (count === 0) throw new Error(`old_string was not found in ${p}. Read the file again and copy the text exactly, whitespace included.`);
+  if (count > 1 && !replace_all) {
+    throw new Error(`old_string occurs ${count} times in ${p}; include more surrounding text to make it unique, or set replace_all: true`);
+  }
+  // split/join: no `$&` surprises that String.replace would give.
+  const updated = replace_all ? text.split(old_string).join(new_string) : text.replace(old_string, () => new_string);
+  return { updated, count: replace_all ? count : 1 };
+}
+
+/** The edited text, or undefined when the edit would fail (the gate then treats a package.json as changed). */
+function tryEdit(text: string | undefined, edit: Edit): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return applyEdit(text, edit).updated;
+  } catch {
+    return undefined;
+  }
 }
 
 export const editFileTool = defineTool({
@@ -23,7 +53,10 @@ export const editFileTool = defineTool({
   }),
   permissionSubject: (i) => i.path,
   subjectKind: "path",
-  async run({ path: p, old_string, new_string, replace_all = false }, { workspace }) {
+  // For protected files (the agent's config, .claude/, .git/…): a package.json only when its agent key changes.
+  writes: (edit, { workspace }) => fileWrite(workspace, edit.path, (current) => tryEdit(current, edit)),
+  async run(edit, { workspace }) {
+    const { path: p, old_string, new_string } = edit;
     if (old_string === new_string) throw new Error("old_string and new_string are identical; nothing to change");
     const file = workspace.resolve(p);
     let text: string;
@@ -33,14 +66,8 @@ export const editFileTool = defineTool({
       const code = (err as NodeJS.ErrnoException).code;
       throw new Error(code === "ENOENT" ? `${p} does not exist; use write_file to create it` : `cannot read ${p}: ${(err as Error).message}`);
     }
-    const count = countOccurrences(text, old_string);
-    if (count === 0) throw new Error(`old_string was not found in ${p}. Read the file again and copy the text exactly, whitespace included.`);
-    if (count > 1 && !replace_all) {
-      throw new Error(`old_string occurs ${count} times in ${p}; include more surrounding text to make it unique, or set replace_all: true`);
-    }
-    // split/join: no `$&` surprises that String.replace would give.
-    const updated = replace_all ? text.split(old_string).join(new_string) : text.replace(old_string, () => new_string);
+    const { updated, count } = applyEdit(text, edit);
     await writeFile(file, updated, "utf8");
-    return `Edited ${workspace.relative(file)}: ${replace_all ? count : 1} replacement${(replace_all ? count : 1) === 1 ? "" : "s"}`;
+    return `Edited ${workspace.relative(file)}: ${count} replacement${count === 1 ? "" : "s"}`;
   },
 });

@@ -43,6 +43,9 @@ export const runCommandTool = defineTool({
     timeout_ms: z.number().int().min(1).max(600_000).optional().describe("Stop the command after this many ms (default 120000)"),
   }),
   permissionSubject: (i) => shellSubjects(i.command),
+  // The files the line writes as far as its text tells (redirections, tee, cp/mv, rm, git config, bash -c):
+  // protected ones (the agent's config, .claude/, .git/…) are asked about in every mode. Loaded on first use.
+  writes: async (i) => (await import("./_shell-writes.js")).shellWrites(i.command, i.cwd ?? "."),
   async run({ command, cwd = ".", timeout_ms = DEFAULT_TIMEOUT_MS }, { workspace, signal, processes, env }) {
     const dir = workspace.resolve(cwd);
     // Loaded on first use: `agent tools` and `agent --version` never pay for it.

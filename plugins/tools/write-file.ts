@@ -1,6 +1,7 @@
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { defineTool, z } from "../../core/index.js";
+import { fileWrite } from "./_files.js";
 
 export const writeFileTool = defineTool({
   name: "write_file",
@@ -14,6 +15,8 @@ export const writeFileTool = defineTool({
   }),
   permissionSubject: (i) => i.path,
   subjectKind: "path",
+  // For protected files (the agent's config, .claude/, .git/…): a package.json only when its agent key changes.
+  writes: ({ path: p, content }, { workspace }) => fileWrite(workspace, p, () => content),
   async run({ path: p, content }, { workspace }) {
     const file = workspace.resolve(p);
     const before = await stat(file).catch(() => undefined);

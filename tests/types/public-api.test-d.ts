@@ -254,3 +254,41 @@ describe("tool sources", () => {
     });
   });
 });
+
+import { changesAgentKey, type FileWrite, type PermissionRequest, type ProtectedWriteInfo, type WritesContext } from "../../core/index.js";
+
+describe("protected paths", () => {
+  test("writes tells the gate what a call writes: paths or FileWrite entries, sync or async, typed by the input", () => {
+    defineTool({
+      name: "save",
+      description: "Save a file",
+      risk: "write",
+      input: z.object({ to: z.string(), text: z.string() }),
+      permissionSubject: (i) => i.to,
+      subjectKind: "path",
+      writes(input, ctx) {
+        expectTypeOf(input).toEqualTypeOf<{ to: string; text: string }>();
+        expectTypeOf(ctx).toEqualTypeOf<WritesContext>();
+        expectTypeOf(ctx.workspace.resolve).returns.toEqualTypeOf<string>();
+        return [{ path: input.to, changesAgentKey: changesAgentKey(undefined, input.text) }];
+      },
+      run: () => "ok",
+    });
+    defineTool({
+      name: "shell",
+      description: "Run a line",
+      input: z.object({ line: z.string() }),
+      writes: async (i) => [i.line, { path: "out.log", cwd: "build", subject: i.line, uncertain: false, tree: false }],
+      run: () => "ok",
+    });
+    // @ts-expect-error changesAgentKey is a boolean
+    const bad: FileWrite = { path: "x", changesAgentKey: "no" };
+    void bad;
+    // @ts-expect-error a write names its path
+    const pathless: FileWrite = { subject: "x" };
+    void pathless;
+    expectTypeOf<PermissionRequest["protectedWrites"]>().toEqualTypeOf<readonly ProtectedWriteInfo[] | undefined>();
+    expectTypeOf<ProtectedWriteInfo>().toEqualTypeOf<{ readonly path: string; readonly why: string }>();
+    expectTypeOf(changesAgentKey).toEqualTypeOf<(before: string | undefined, after: string | undefined) => boolean>();
+  });
+});
