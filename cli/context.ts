@@ -9,7 +9,8 @@ import type { BaseContext } from "./args.js";
 import { builtinPlugins } from "./builtins.js";
 import { flagConfig, flagPlugins, unmatchedFlagRules, type RunFlags } from "./flags.js";
 import { printJson, table } from "./format.js";
-import { printable } from "./render/_style.js";
+import { printableFor } from "./render/_style.js";
+import { redactString } from "../core/index.js";
 
 export function version(): string {
   return hostVersion();
@@ -82,8 +83,9 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
       opened = host;
       if (!quiet) {
         // Warnings (a setting not applied, a hook event that never fires) are for `agent doctor`.
-        // What plugins and servers say may hold escape sequences: shown, not obeyed, on a terminal.
-        const say = (m: string) => process.stderr.write(`agent: ${process.stderr.isTTY ? printable(m) : m}\n`);
+        // What plugins, servers and hooks say may hold escape sequences (shown, not obeyed, on a terminal)
+        // and secrets (redacted as in the audit log, piped or not).
+        const say = (m: string) => process.stderr.write(`agent: ${printableFor(process.stderr, redactString(m))}\n`);
         for (const p of host.problems) if (p.level !== "warning") say(p.message);
         if (flags.flags) for (const w of unmatchedFlagRules(host, flags.flags)) say(w);
         host.on((e) => {
@@ -93,9 +95,12 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
       signals.attach(host, ctrlC === "exit");
       return host;
     },
-    print: (text) => void write(process.stdout, text),
+    // What commands print comes from servers and plugins too: on a terminal it is shown, not obeyed
+    // (plugins' subcommands get this with the context); piped, stdout is exactly what was written.
+    // stderr is the CLI's own diagnostics: redacted as the audit log is, piped or not.
+    print: (text) => void write(process.stdout, printableFor(process.stdout, text)),
     printJson,
-    warn: (text) => void write(process.stderr, text),
+    warn: (text) => void write(process.stderr, printableFor(process.stderr, redactString(text))),
     table,
     usageError(message: string): never {
       throw new AgentError("E_USAGE", message);
@@ -118,8 +123,28 @@ function askOnTerminal(getHost: () => Host | undefined): PermissionAsker {
 function installSignalHandlers(interrupt: AbortController): { opening(p: Promise<Host>): void; attach(host: Host, keepSigint: boolean): void } {
   let host: Host | undefined;
   let opening: Promise<unknown> | undefined;
+  // Loaded now, used on a signal: the watchdog must start even if the event loop no longer turns by then.
+  let threads: typeof import("node:worker_threads") | undefined;
+  void import("node:worker_threads").then((m) => void (threads = m), () => {});
   const onSignal = (sig: NodeJS.Signals) => {
     const code = sig === "SIGINT" ? 130 : 143;
+    // From here on, a signal ends the process at once (its default action: exit 128+n), however busy
+    // the event loop is and whoever listens: every listener goes, a plugin's too, before anything else
+    // runs (a tool's abort listener below may never return).
+    for (const s of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.removeAllListeners(s);
+    // The 5 s bound below is a timer: a plugin that floods the microtask queue or loops never lets it
+    // fire. A thread of its own sends the signal again a little later (the default action now), then SIGKILL.
+    try {
+      const w = threads && new threads.Worker(
+        `const { workerData: d } = require("node:worker_threads"); const t = new Int32Array(new SharedArrayBuffer(4));
+         Atomics.wait(t, 0, 0, d.ms); try { process.kill(d.pid, d.sig); } catch {}
+         Atomics.wait(t, 0, 0, 2000); try { process.kill(d.pid, "SIGKILL"); } catch {}`,
+        { eval: true, workerData: { pid: process.pid, sig, ms: 5500 } },
+      );
+      w?.unref();
+    } catch {
+      /* no thread: the timer and a second signal remain */
+    }
     // Running calls are cancelled first (they end "aborted", a server hears notifications/cancelled); a
     // turn of the event loop lets them settle and be audited. Then the host closes; while it opens, the
     // aborted signal closes what is open so far (servers stopped in order: stdin, SIGTERM, SIGKILL).

@@ -3,13 +3,15 @@
  * reporting and exit codes. Exit codes: 0 success, 1 the tool/command/run failed, 2 usage or config
  * error, 3 denied by permission, 130/143 interrupted.
  */
-import { AgentError, ConfigError, ExitCode, closestNames, errorMessage, PERMISSION_MODES, pluginView, type CliCommand, type ErrorCode, type PermissionMode } from "../core/index.js";
+import { AgentError, ConfigError, ExitCode, closestNames, errorMessage, PERMISSION_MODES, pluginPreparedView, pluginView, type CliCommand, type ErrorCode, type PermissionMode } from "../core/index.js";
 import { findCommand, GLOBAL_FLAGS, helpFor, runCliCommand, type BaseContext } from "./args.js";
 import { addDir, RULE_FLAGS, takeRules, type RunFlags } from "./flags.js";
 import { topLevel } from "./top-level.js";
 import { CORE_COMMANDS } from "./commands/index.js";
 import { createAppContext, type AppContext } from "./context.js";
 import { watchStrayErrors } from "./stray-errors.js";
+import { printableFor } from "./render/_style.js";
+import { redactString } from "../core/index.js";
 
 const GLOBAL_HELP = [
   "Global options:",
@@ -100,7 +102,7 @@ const warned = new Set<string>();
 function warnOnce(line: string): void {
   if (warned.has(line)) return;
   warned.add(line);
-  process.stderr.write(`${line}\n`);
+  process.stderr.write(`${printableFor(process.stderr, line)}\n`);
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -123,14 +125,15 @@ export async function main(argv: string[]): Promise<number> {
     const [name, ...args] = g.rest;
     if (!name || name === "help") {
       if (name === "help" || g.help) {
-        process.stdout.write(`${await rootHelpText(ctx)}\n`);
+        // Plugins' command descriptions are theirs: shown, not obeyed.
+        process.stdout.write(`${printableFor(process.stdout, await rootHelpText(ctx))}\n`);
         return ExitCode.OK;
       }
       if (process.stdin.isTTY && process.stdout.isTTY) {
         const { runInteractive } = await import("./interactive.js");
         return await runInteractive(ctx);
       }
-      process.stderr.write(`${await rootHelpText(ctx)}\n\nagent: no command given and no terminal for an interactive session. Use: agent -p "..."\n`);
+      process.stderr.write(`${printableFor(process.stderr, await rootHelpText(ctx))}\n\nagent: no command given and no terminal for an interactive session. Use: agent -p "..."\n`);
       return ExitCode.USAGE;
     }
     // `agent -p "..."` is `agent run -p "..."`; `agent --model sonnet` or `agent "a prompt"` is a session.
@@ -141,7 +144,7 @@ export async function main(argv: string[]): Promise<number> {
       command = findCommand((await pluginCommands(ctx)).map((p) => p.command), name);
       // A plugin's command gets the host as plugins see it, whatever it asks for.
       const app = ctx;
-      base = { ...ctx, openHost: async (options) => pluginView(await app.openHost(options)) };
+      base = { ...ctx, prepare: async () => pluginPreparedView(await app.prepare()), openHost: async (options) => pluginView(await app.openHost(options)) };
     }
     if (!command) {
       const what = name.startsWith("-") ? "option" : "command";
@@ -180,19 +183,24 @@ async function rootHelpText(ctx: AppContext): Promise<string> {
 /** Errors a person fixes in their command line or config: exit 2. */
 const USAGE_CODES = new Set<ErrorCode>(["E_USAGE", "E_CONFIG", "E_NO_MODEL", "E_MODEL_NO_KEY", "E_MODEL_CONFIG", "E_COMMAND_NOT_FOUND"]);
 
-/** Print an error for a person and return its exit code. No stack trace unless debugging. */
+/**
+ * Print an error for a person and return its exit code. No stack trace unless debugging. The message
+ * may quote a server, a plugin or a config file: redacted as the audit log is, and on a terminal its
+ * control characters are shown, not obeyed.
+ */
 export function reportError(err: unknown, debug: boolean): number {
+  const say = (text: string) => process.stderr.write(`${printableFor(process.stderr, redactString(text))}\n`);
   if (err instanceof ConfigError) {
-    process.stderr.write(`agent: ${err.message}\n`);
+    say(`agent: ${err.message}`);
     return ExitCode.USAGE;
   }
   if (err instanceof AgentError) {
-    process.stderr.write(`agent: ${err.message}\n`);
-    if (debug && err.stack) process.stderr.write(`${err.stack}\n`);
+    say(`agent: ${err.message}`);
+    if (debug && err.stack) say(err.stack);
     return USAGE_CODES.has(err.code) ? ExitCode.USAGE : err.code === "E_TOOL_DENIED" ? ExitCode.DENIED : ExitCode.FAILED;
   }
-  process.stderr.write(`agent: ${errorMessage(err)}\n`);
-  if (debug && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  say(`agent: ${errorMessage(err)}`);
+  if (debug && err instanceof Error && err.stack) say(err.stack);
   else process.stderr.write("(run with --debug for details)\n");
   return ExitCode.FAILED;
 }

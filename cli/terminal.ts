@@ -6,8 +6,9 @@
  * pre-fill the next prompt, unless a permission question comes first (then they are dropped, so an
  * eager "y" + Enter cannot answer a question nobody has seen).
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { writeFileAtomic } from "../core/index.js";
 import { createInterface, type Completer, type Interface, type Key } from "node:readline";
 import { splitQuestion } from "./render/permission-prompt.js";
 
@@ -235,7 +236,8 @@ function loadHistory(file: string): string[] {
 function saveHistory(file: string, history: string[]): void {
   try {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, `${[...history].reverse().map((l) => l.replace(/\n/g, "\\n")).join("\n")}\n`);
+    // What was typed may hold a token pasted by hand: the user's alone.
+    writeFileAtomic(file, `${[...history].reverse().map((l) => l.replace(/\n/g, "\\n")).join("\n")}\n`, 0o600);
   } catch {
     // History is a convenience: never fail the session over it.
   }

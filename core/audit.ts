@@ -6,8 +6,9 @@
  * first of them queues. The gate queues a record before its call's promise resolves, and microtasks run
  * in order, so the record is still written before the caller can see the result.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, writeSync } from "node:fs";
 import path from "node:path";
+import { openPrivateAppend } from "./atomic-write.js";
 import { errorMessage } from "./errors.js";
 import { redactBatch, redactString, summaryJson } from "./redact.js";
 import { ensureAgentIgnores } from "./local-settings.js";
@@ -148,7 +149,8 @@ export class AuditLog {
       if (this.fd === undefined) {
         const dir = path.dirname(this.file!);
         mkdirSync(dir, { recursive: true });
-        this.fd = openSync(this.file!, "a", 0o600);
+        // 0600 whatever the umask, an older 0644 log included: arguments are redacted, but not everything secret is known.
+        this.fd = openPrivateAppend(this.file!);
         // In the project's .agent folder: kept out of git with the rest of what is this machine's own.
         if (path.basename(dir) === ".agent") ignoreInAgentDir(dir, path.basename(this.file!));
       }

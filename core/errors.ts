@@ -9,6 +9,8 @@ export type ErrorCode =
   | "E_TOOL_TIMEOUT"
   | "E_TOOL_ABORTED"
   | "E_TOOL_FAILED"
+  /** A call made from inside a tool nested deeper than `MAX_CALL_DEPTH` (a tool calling itself, A→B→A…): refused, nothing runs. */
+  | "E_TOOL_DEPTH"
   | "E_PATH_OUTSIDE_WORKSPACE"
   | "E_REGISTER_REJECTED"
   | "E_PLUGIN"

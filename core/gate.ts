@@ -4,6 +4,7 @@
  * Tool failures become results; nothing here throws at the caller. The gate works on its own copy of
  * the input: what was permitted is exactly what runs, whatever the caller or a plugin does meanwhile.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import type { AuditLog } from "./audit.js";
 import { errorMessage } from "./errors.js";
@@ -63,6 +64,21 @@ interface CallRecord {
   by?: string;
 }
 
+/**
+ * How many calls may be running inside one another: a tool's `run` (or a hook the gate runs for its
+ * call) that calls a tool through `host.tools.call` is one level deeper. A call deeper than this is
+ * refused (`E_TOOL_DEPTH`), so a tool that calls itself, or two that call each other, end with an
+ * error instead of recursing until the process runs out of memory.
+ */
+export const MAX_CALL_DEPTH = 8;
+
+/**
+ * The depth of the call being run, carried by the async context: a call started from inside another
+ * call's run sees that call's depth, and a call from anywhere else (the agent loop, the CLI, a timer
+ * of a plugin's own) none, so independent callers, parallel ones included, never share a count.
+ */
+const callDepth = new AsyncLocalStorage<number>();
+
 export class Gate {
   private readonly permissions: Permissions;
 
@@ -109,8 +125,15 @@ export class Gate {
   async call(name: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const callId = options.callId ?? `call_${this.idPrefix}${(++this.calls).toString(36)}`;
     const rec: CallRecord = { tool: this.deps.tools.get(name), name, input, started: performance.now() };
+    const depth = callDepth.getStore() ?? 0;
     try {
-      return await this.run(rec, callId, input, options);
+      if (depth >= MAX_CALL_DEPTH) {
+        return this.fail(rec, callId, "error", `Call to ${name} refused: it was made from inside ${depth} nested tool calls, the most there may be (a tool that calls itself, or tools that call each other, without end).`, "E_TOOL_DEPTH");
+      }
+      // A tool whose source (an MCP server) is not loaded yet: load it, then look again. Loaded in the
+      // caller's context, not the call's: what the source keeps open (a server's pipes) is not "inside" it.
+      if (!rec.tool && this.deps.resolveTool && (await this.deps.resolveTool(name))) rec.tool = this.deps.tools.get(name);
+      return await callDepth.run(depth + 1, () => this.run(rec, callId, input, options));
     } catch (err) {
       return this.fail(rec, callId, "error", `Call to ${name} failed inside the host: ${errorMessage(err)}`, "E_TOOL_FAILED");
     }
@@ -119,8 +142,6 @@ export class Gate {
   private async run(rec: CallRecord, callId: string, input: unknown, options: CallOptions): Promise<ToolResult> {
     const { deps } = this;
     const name = rec.name;
-    // A tool whose source (an MCP server) is not loaded yet: load it, then look again.
-    if (!rec.tool && deps.resolveTool && (await deps.resolveTool(name))) rec.tool = deps.tools.get(name);
     const tool = rec.tool;
 
     if (!tool) {
@@ -180,7 +201,9 @@ export class Gate {
         // again (an "ask" is asked again, or denied headless).
         let final = rewritten;
         const p = this.permissions;
-        if (deps.hooks.permission.isUsed() || !sameSubjects(await p.subjects(tool, args), await p.subjects(tool, rewritten))) {
+        // A tool that says what it writes may write another thing under the same subject (the content of
+        // package.json's `agent` key): judged again too.
+        if (deps.hooks.permission.isUsed() || tool.definition.writes !== undefined || !sameSubjects(await p.subjects(tool, args), await p.subjects(tool, rewritten))) {
           const recheck = await p.permit(tool, rewritten, callId, options.signal);
           if (recheck.input !== undefined) final = recheck.input;
           if (recheck.decision !== "allow") {

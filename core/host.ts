@@ -12,7 +12,7 @@ import { freezeCopy } from "./freeze.js";
 import { Gate } from "./gate.js";
 import { runCommand } from "./host-commands.js";
 import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "./host-types.js";
-import { pluginHostView } from "./host-view.js";
+import { pluginConfigView, pluginHostView } from "./host-view.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from "./output.js";
 import { compileRules } from "./permissions.js";
 import { pluginHookView, tapPluginObject, withPluginScope } from "./plugin-driver.js";
@@ -345,7 +345,7 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
   const ctx: PluginContext<any> = Object.freeze({
     name: p.name,
     options: p.options ?? {},
-    config,
+    config: pluginConfigView(config),
     configDir: state.loaded.configDir,
     pluginDir: p.dir,
     userConfigDir: state.loaded.userConfigDir,

@@ -1,6 +1,6 @@
 /** The public API of agent-host. Re-exports only. */
 export { createHost, prepareHost } from "./host.js";
-export { pluginView } from "./host-view.js";
+export { pluginPreparedView, pluginView } from "./host-view.js";
 export {
   definePlugin,
   defineTool,

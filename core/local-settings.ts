@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { writeFileAtomic } from "./atomic-write.js";
+import { SECRET_FILE_MODE, writeFileAtomic } from "./atomic-write.js";
 import { AgentError } from "./errors.js";
 
 export const LOCAL_SETTINGS_FILE = path.join(".agent", "settings.local.json");
@@ -36,8 +36,9 @@ export function readLocalSettings(projectRoot: string): Record<string, unknown> 
 }
 
 /**
- * Change the file (created with its folder when missing) and write it atomically; `.agent/.gitignore`
- * is made to list it. Returns the file's path.
+ * Change the file (created with its folder when missing) and write it atomically, mode 0600 whatever
+ * the umask (it holds servers' `-e` values and headers): a file found 0644 is 0600 once rewritten.
+ * `.agent/.gitignore` is made to list it. Returns the file's path.
  */
 export function updateLocalSettings(projectRoot: string, change: (data: Record<string, unknown>) => void): string {
   const file = localSettingsPath(projectRoot);
@@ -45,7 +46,7 @@ export function updateLocalSettings(projectRoot: string, change: (data: Record<s
   change(data);
   mkdirSync(path.dirname(file), { recursive: true });
   ensureIgnored(path.dirname(file));
-  writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`);
+  writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`, SECRET_FILE_MODE);
   return file;
 }
 

@@ -8,6 +8,7 @@
 import { errorMessage } from "./errors.js";
 import type { HookName, HookTable, RawHooks, TapOptions } from "./hooks.js";
 import { freezeCopy, plainCopy } from "./freeze.js";
+import { fromPluginConfigView, pluginConfigView } from "./host-view.js";
 import type { BeforeToolCallDecision, Plugin } from "./plugin-types.js";
 
 const SCOPE = Symbol.for("agent-host.scope");
@@ -112,8 +113,11 @@ function collecting(hook: HookName): Adapter {
 const ADAPTERS: Partial<Record<HookName, Adapter>> = {
   config: {
     // The handler gets a frozen copy and returns config to merge; the waterfall goes on with the merge.
-    call: (fn, [config, env], plugin, opts) =>
-      then(fn(freezeCopy(config), env), (out) => (out === undefined || out === null ? undefined : opts.mergeConfig(plugin, config, out))),
+    // It sees other plugins' entries by name only (their options may hold tokens).
+    call: (fn, [config, env], plugin, opts) => {
+      const seen = pluginConfigView(freezeCopy(config));
+      return then(fn(seen, env), (out) => (out === undefined || out === null ? undefined : opts.mergeConfig(plugin, config, fromPluginConfigView(out, seen))));
+    },
     fail: () => undefined,
   },
   beforeModelRequest: {

@@ -127,7 +127,10 @@ export interface PluginAuditRecord {
 
 /** Typed hook handlers a plugin object may declare; the host taps them under the plugin's name. */
 export interface PluginHooks {
-  /** Runs before any `setup`: return config to merge over the files' (it cannot loosen permissions, the workspace or the audit). */
+  /**
+   * Runs before any `setup`: return config to merge over the files' (it cannot loosen permissions, the
+   * workspace or the audit). The config it is handed lists `plugins` by name only.
+   */
   config?(config: Readonly<AgentConfig>, env: ConfigEnv): Partial<AgentConfig> | void | Promise<Partial<AgentConfig> | void>;
   registerProviders?(providers: ProviderRegistrar): void | Promise<void>;
   registerTools?(tools: ToolRegistrar): void | Promise<void>;
@@ -185,9 +188,12 @@ export type PluginFactory<O = any> = ((options: O) => Plugin<any> | Promise<Plug
 export interface PluginContext<O = Record<string, unknown>> {
   /** This plugin's name. */
   readonly name: string;
-  /** The plugin's options (second element of a `[name, options]` config entry), validated by its `options` schema. */
+  /**
+   * The plugin's options (second element of a `[name, options]` config entry), validated by its `options`
+   * schema. Only this plugin is handed them: in every config a plugin is shown, `plugins` lists names only.
+   */
   readonly options: O;
-  /** The resolved config, after the `config` hook (frozen). */
+  /** The resolved config, after the `config` hook (frozen); `plugins` lists names only (`[name, options]` is `name`, an inline object `{ name }`). */
   readonly config: Readonly<AgentConfig>;
   /** Folder of the config file (or the project root when there is none). */
   readonly configDir: string;
@@ -242,7 +248,10 @@ export interface PluginContext<O = Record<string, unknown>> {
    * emitted as a `notice` event. Unlike `log.warn`, it is not lost when nobody listens yet.
    */
   report(problem: { kind?: HostProblem["kind"]; name?: string; message: string; level?: HostProblem["level"] }): void;
-  /** The host as plugins see it: tools are called through the gate; the permission mode is read-only. */
+  /**
+   * The host as plugins see it: tools are called through the gate (a call made from inside a tool nests at
+   * most 8 deep, then `E_TOOL_DEPTH`); the permission mode is read-only; `config.plugins` lists names only.
+   */
   readonly host: PluginHost;
 }
 

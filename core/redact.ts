@@ -1,7 +1,9 @@
 /**
  * Redaction for anything that leaves the process as a record (audit log, debug output).
- * Secrets are recognised by key name, by shape (bearer tokens, well-known key prefixes) and by
- * value (the current values of env vars named like *KEY*, *TOKEN*, *SECRET*, *PASSWORD*).
+ * Secrets are recognised by key name, by shape (bearer tokens, well-known key prefixes, a URL's
+ * password or token user, a URL's `?token=` / `&api_key=` / `sig=` parameters) and by value (the
+ * current values of env vars named like *KEY*, *TOKEN*, *SECRET*, *PASSWORD*). The CLI's own stderr
+ * lines (tool lines, notices, hook messages, errors) pass the same redaction as the audit log.
  */
 
 /** Words (or adjacent word pairs, joined) of a key name that mark its value as a secret. */
@@ -25,16 +27,28 @@ const SHAPES: RegExp[] = [
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g,
 ];
 /**
- * A cheap test that every match of SHAPES and URL_PASSWORD passes (each alternative is a fixed part of
+ * A cheap test that every match of SHAPES and the URL patterns passes (each alternative is a fixed part of
  * one pattern; case-insensitive, so it may pass more): a string that fails it skips the ten replaces.
  * Keep it in step with SHAPES.
  */
-const MAYBE_SHAPE = /bearer\s|basic\s|[spr]k-|gh[pousr]_|github_pat_|xox[abprs]-|akia|eyj|-----begin|:\/\//i;
+const MAYBE_SHAPE =
+  /bearer\s|basic\s|[spr]k-|gh[pousr]_|github_pat_|xox[abprs]-|akia|eyj|-----begin|:\/\/|[?&#;][\w.[\]-]{0,64}?(?:key|sig|token|secret|pass|pwd|auth|credential|session|sessid|cookie|bearer|jwt|hmac|otp)/i;
 /** Env values shorter than this are not treated as secrets, and every shape is longer: shorter strings need no work. */
 const MIN_SECRET_LENGTH = 6;
 
 export const REDACTED = "[REDACTED]";
-const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi;
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@/]+@/gi;
+/** A URL's userinfo with no password (`https://<token>@host`): the user part alone. */
+const URL_USER = /(\b[a-z][a-z0-9+.-]*:\/\/)([^\s:/@?#[\]]+)@/gi;
+/** A user name that reads as a name (`git`, `deploy`, `jane.doe`), not as a token: kept. */
+const PLAIN_USER = /^(?:[A-Za-z._-]{1,32}|[A-Za-z0-9._-]{1,7})$/;
+/**
+ * A query or fragment parameter (`?token=…`, `&api_key=…`, `#access_token=…`, `;sig=…`). Its value is
+ * redacted when its name is a secret key (isSecretKey) or names a key, a signature or a session (`key`,
+ * `sig`, `X-Amz-Signature`, `hmac`, `otp`, `jsessionid`): signed and tokened URLs are credentials.
+ */
+const URL_PARAM = /([?&#;])([\w.[\]-]{1,64})=([^&#\s"'<>`]+)/g;
+const URL_PARAM_WORDS = new Set(["key", "keys", "sig", "signature", "hmac", "otp", "jsessionid", "phpsessid"]);
 
 /**
  * How long the list of variable names is trusted. Listing `process.env` is the only way to see that a
@@ -126,9 +140,21 @@ export function redactString(s: string, secrets?: [string, string][]): string {
   }
   if (!MAYBE_SHAPE.test(out)) return out;
   for (const re of SHAPES) out = out.replace(re, (m) => (/^(bearer|basic)\s/i.test(m) ? `${m.split(/\s+/)[0]} ${REDACTED}` : REDACTED));
-  // Passwords in URLs: postgres://user:secret@host keeps the user and host.
+  // Passwords in URLs: postgres://user:secret@host keeps the user and host; a token as the user
+  // (https://<token>@github.com) is redacted, a plain user name (ssh://git@host) kept.
   out = out.replace(URL_PASSWORD, `$1${REDACTED}@`);
+  out = out.replace(URL_USER, (m, scheme: string, user: string) => (PLAIN_USER.test(user) || user.startsWith("[REDACTED") ? m : `${scheme}${REDACTED}@`));
+  // Credentials in query strings and fragments: the name is kept, so the line still says what was sent.
+  out = out.replace(URL_PARAM, (m, sep: string, name: string, value: string) =>
+    value.startsWith("[REDACTED") || !isSecretParam(name) ? m : `${sep}${name}=${REDACTED}`,
+  );
   return out;
+}
+
+/** A query parameter whose value is a credential: a secret key name, or one naming a key or signature. */
+function isSecretParam(name: string): boolean {
+  if (isSecretKey(name)) return true;
+  return keyWords(name).some((w) => URL_PARAM_WORDS.has(w));
 }
 
 /**
@@ -146,13 +172,17 @@ export function isSecretKey(key: string): boolean {
 }
 const secretKeyCache = new Map<string, boolean>();
 
-function secretKeyWords(key: string): boolean {
-  const words = key
+function keyWords(key: string): string[] {
+  return key
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
+}
+
+function secretKeyWords(key: string): boolean {
+  const words = keyWords(key);
   for (let i = 0; i < words.length; i++) {
     if (SECRET_KEY_WORDS.has(words[i])) return true;
     if (i > 0 && SECRET_KEY_WORDS.has(words[i - 1] + words[i])) return true;

@@ -8,9 +8,9 @@
  * follows in the background), so a crash or `kill -9` loses no finished turn; reading stops at the first broken line and goes
  * back to the last point where every tool call has its result.
  */
-import { closeSync, copyFileSync, existsSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, fsync, fsyncSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
-import { writeFileAtomic } from "./atomic-write.js";
+import { openPrivateAppend, SECRET_FILE_MODE, writeFileAtomic } from "./atomic-write.js";
 import { AgentError } from "./errors.js";
 import { ensureAgentIgnores } from "./local-settings.js";
 import type { ModelMessage } from "./model.js";
@@ -261,14 +261,24 @@ export function pruneSessions(projectRoot: string, limits: { maxAgeDays?: number
  * `<id>.jsonl.damaged`), so records appended later are not hidden behind the broken line.
  */
 export function repairSession(file: string, loaded: LoadedSession): void {
-  copyFileSync(file, `${file}.damaged`);
+  // A copy, not copyFileSync: that would give the copy the old file's mode (0644 from an older version).
+  writeFileAtomic(`${file}.damaged`, readFileSync(file), SECRET_FILE_MODE);
   const time = new Date().toISOString();
   const records: SessionRecord[] = [
     { type: "meta", ...loaded.meta },
     { type: "usage", time, ...loaded.usage },
     { type: "rewrite", time, reason: "repaired: the damaged tail was dropped", messages: loaded.messages },
   ];
-  writeFileAtomic(file, records.map((r) => `${JSON.stringify(r)}\n`).join(""), 0o600);
+  writeFileAtomic(file, records.map((r) => `${JSON.stringify(r)}\n`).join(""), SECRET_FILE_MODE);
+}
+
+/** The sessions folder is this user's only (0700): mkdir's mode is cut by the umask, and an older folder may be 0755. */
+function privateDir(dir: string): void {
+  try {
+    if ((statSync(dir).mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
+  } catch {
+    /* not this user's folder: the files are 0600 all the same */
+  }
 }
 
 /** Appends a conversation's records to its transcript; created on the first write. */
@@ -298,8 +308,10 @@ export class SessionWriter {
       const dir = path.dirname(this.file);
       const isNew = !existsSync(this.file);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
+      privateDir(dir);
       ensureAgentIgnores(path.dirname(dir), "sessions/");
-      this.fd = openSync(this.file, "a", 0o600);
+      // 0600 whatever the umask; a transcript left 0644 (by an older version) is narrowed first.
+      this.fd = openPrivateAppend(this.file);
       if (isNew && onCreate) records = [...onCreate(), ...records];
     }
     writeSync(this.fd, records.map((r) => `${JSON.stringify(r)}\n`).join(""));

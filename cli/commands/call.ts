@@ -1,5 +1,6 @@
 /** `agent call <tool> [json-args] [--json]`: one tool through the full gate. */
 import { AgentError, ExitCode } from "../../core/index.js";
+import { printableFor } from "../render/_style.js";
 import { defineAppCommand } from "./_define.js";
 
 async function readStdin(): Promise<string> {
@@ -45,8 +46,11 @@ export default defineAppCommand({
       if (problems.length) out.problems = problems.map((p) => p.message);
       ctx.printJson(out);
     } else if (result.ok) {
-      process.stdout.write(result.output.endsWith("\n") || result.output === "" ? result.output : `${result.output}\n`);
+      // A terminal shows what the tool returned and does not obey it; a pipe gets the bytes as they are.
+      const shown = printableFor(process.stdout, result.output);
+      process.stdout.write(shown.endsWith("\n") || shown === "" ? shown : `${shown}\n`);
     } else {
+      // stderr: shown (on a terminal) and redacted by ctx.warn.
       ctx.warn(result.output);
     }
     if (result.ok) return ExitCode.OK;

@@ -52,7 +52,7 @@ export default defineAppCommand({
       warnings,
     };
     if (ctx.values.json) {
-      process.stdout.write(JSON.stringify(report, null, 2) + "\n");
+      ctx.printJson(report);
       return report.problems.length ? 1 : 0;
     }
     const ok = (b: boolean) => (b ? "ok  " : "FAIL");
@@ -73,7 +73,8 @@ export default defineAppCommand({
     if (report.problems.length) {
       out.push("", `${report.problems.length} problem(s):`, ...report.problems.map((p) => `  - ${p}`));
     } else out.push("", `No problems found${warnings.length ? ` (${warnings.length} warning${warnings.length > 1 ? "s" : ""} above)` : ""}.`);
-    process.stdout.write(out.join("\n") + "\n");
+    // Plugins' errors and problems quote what plugins and servers said: ctx.print shows them, on a terminal, as text.
+    ctx.print(out.join("\n"));
     return report.problems.length ? 1 : 0;
   },
 });

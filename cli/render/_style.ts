@@ -39,12 +39,42 @@ export function stripAnsi(s: string): string {
 /**
  * Text from outside (a command the model wrote, a file's content, a server's question) made safe to
  * print: control characters other than newline and tab are shown as `\xNN` instead of acting on the
- * terminal, so an escape sequence cannot erase or rewrite what a prompt shows.
+ * terminal, so an escape sequence cannot erase or rewrite what a prompt shows; bidirectional overrides
+ * and isolates (U+202A-U+202E, U+2066-U+2069), which reorder what follows them on the line, as `\uNNNN`.
  */
 export function printable(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c, i: number) =>
+  if (!UNPRINTABLE_TEST.test(s)) return s;
+  return s.replace(UNPRINTABLE, (c, i: number) =>
     // A CRLF line's \r (or a last one) does nothing visible: dropped, so Windows files read as they are.
-    c === "\r" && (s[i + 1] === "\n" || i === s.length - 1) ? "" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+    c === "\r" && (s[i + 1] === "\n" || i === s.length - 1)
+      ? ""
+      : c.charCodeAt(0) > 0xff
+        ? `\\u${c.charCodeAt(0).toString(16)}`
+        : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
   );
 }
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE_TEST = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * What the CLI writes to `stream` from outside (a server's tool list, a plugin's message, a tool's
+ * output): on a terminal, shown and not obeyed (`printable`); piped or redirected, exactly as written.
+ */
+export function printableFor(stream: { isTTY?: boolean }, s: string): string {
+  return stream.isTTY ? printable(s) : s;
+}
+
+/**
+ * JSON for a terminal. JSON.stringify escapes ESC, BEL and the other C0 controls itself, but leaves raw
+ * what a terminal may still act on: DEL, the C1 controls (`\x9b` is a CSI on some terminals) and the
+ * bidirectional overrides. They can only be inside strings, where `\uNNNN` is the same JSON value.
+ */
+export function printableJson(json: string): string {
+  return RAW_IN_JSON_TEST.test(json) ? json.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : json;
+}
+// eslint-disable-next-line no-control-regex
+const RAW_IN_JSON = /[\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+// eslint-disable-next-line no-control-regex
+const RAW_IN_JSON_TEST = /[\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;

@@ -1,6 +1,6 @@
 /** `--output-format json`: nothing while the run goes, then one JSON object describing how it ended. */
 import type { AgentEvent } from "../../core/index.js";
-import type { Output } from "./_style.js";
+import { printableJson, type Output } from "./_style.js";
 
 export interface JsonResult {
   type: "result";
@@ -45,7 +45,9 @@ export function createJsonRenderer(out: Output) {
         ...(end.error ? { error: end.error } : {}),
         ...(end.stoppedBy ? { stoppedBy: end.stoppedBy } : {}),
       };
-      out.write(`${JSON.stringify(result, null, 2)}\n`);
+      // JSON escapes ESC and the C0 controls; on a terminal the C1 controls and bidi overrides too.
+      const json = JSON.stringify(result, null, 2);
+      out.write(`${out.isTTY ? printableJson(json) : json}\n`);
     },
   };
 }

@@ -3,8 +3,11 @@
  * spinner while it runs and its outcome and time after (stderr), and a usage line at the end.
  * Without a terminal it draws no spinner and no colours; when stdout is not a terminal only the
  * final answer goes there, so `agent run -p ... > answer.md` gets just the answer.
+ *
+ * What it draws on stderr (tool lines, progress, errors) is redacted as the audit log is, piped or not;
+ * on a terminal, control characters from the model, tools and servers are shown (`\xNN`), not obeyed.
  */
-import type { AgentEvent } from "../../core/index.js";
+import { redactString, summarize, type AgentEvent } from "../../core/index.js";
 import { clip, firstLine, formatDuration, formatTokens, summarizeInput } from "./_format.js";
 import { createStyle, printable, useColor, type Output, type Style } from "./_style.js";
 import { createMarkdownStream } from "./markdown.js";
@@ -170,12 +173,13 @@ export function createPrettyRenderer(options: PrettyOptions) {
   }
 
   // On a terminal, what the model, a tool or a server wrote cannot move the cursor or rewrite lines
-  // (piped to a file, the answer stays as the model wrote it).
+  // (piped to a file, the answer stays as the model wrote it). What goes to stderr is redacted too.
   const safe = !!err.isTTY;
   return {
     handle(event: AgentEvent): void {
       const toOut = event.type === "text_delta" || event.type === "session_end";
-      const e = (toOut ? out.isTTY : safe) ? printableEvent(event) : event;
+      const toErr = TO_ERR.has(event.type);
+      const e = toErr || (toOut ? out.isTTY : safe) ? shownEvent(event, toErr, toOut ? !!out.isTTY : safe) : event;
       switch (e.type) {
         case "turn_start":
           thinkingSince = performance.now();
@@ -202,7 +206,7 @@ export function createPrettyRenderer(options: PrettyOptions) {
           drawStatus();
           break;
         case "tool_start":
-          running.set(e.callId, { name: e.name, detail: safe ? printable(summarizeInput(e.input)) : summarizeInput(e.input), started: performance.now() });
+          running.set(e.callId, { name: e.name, detail: describeInput(e.input, safe), started: performance.now() });
           drawStatus();
           break;
         case "tool_progress": {
@@ -276,13 +280,38 @@ export function createPrettyRenderer(options: PrettyOptions) {
   };
 }
 
-/** The event with its top-level strings (text, messages, names, errors) made printable. */
-function printableEvent(e: AgentEvent): AgentEvent {
+/** Events drawn on stderr, whose strings are redacted (the answer on stdout is the model's, as written). */
+const TO_ERR = new Set<AgentEvent["type"]>(["tool_start", "tool_progress", "tool_end", "skill_loaded", "skills_trimmed", "permission_grant", "retry", "error"]);
+
+/**
+ * The event with its top-level strings and lists of strings (text, messages, names, errors) redacted
+ * (`redact`) and made printable (`terminal`). The call id stays as it is: it pairs a call's events.
+ */
+function shownEvent(e: AgentEvent, redact: boolean, terminal: boolean): AgentEvent {
+  const clean = (v: string) => {
+    const r = redact ? redactString(v) : v;
+    return terminal ? printable(r) : r;
+  };
   let copy: Record<string, unknown> | undefined;
   for (const [k, v] of Object.entries(e)) {
-    if (typeof v !== "string") continue;
-    const p = printable(v);
+    if (k === "type" || k === "callId") continue;
+    let p: unknown = v;
+    if (typeof v === "string") p = clean(v);
+    else if (Array.isArray(v) && v.every((x) => typeof x === "string")) {
+      const list = v.map(clean);
+      if (list.some((x, i) => x !== v[i])) p = list;
+    }
     if (p !== v) (copy ??= { ...e })[k] = p;
   }
   return (copy ?? e) as AgentEvent;
+}
+
+/**
+ * What a tool line says about the call: its most telling argument. Redacted as the audit log has it
+ * (secret keys, secret shapes, env values, tokens in URLs) before it is cut, since a secret cut in
+ * half is no longer recognised; on a terminal, printable.
+ */
+function describeInput(input: unknown, terminal: boolean): string {
+  const detail = summarizeInput(summarize(input, { maxString: 1000, maxTotal: 100_000 }));
+  return terminal ? printable(detail) : detail;
 }

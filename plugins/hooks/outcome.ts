@@ -4,6 +4,11 @@
  * a block, with stderr as the reason (what a block does depends on the event). Anything else (another
  * code, a signal, a timeout, a hook that cannot start, JSON output with a wrongly typed field) is a
  * failure: reported, and a denial only for a hook that fails closed.
+ *
+ * Output meant as JSON (it starts with `{`) that does not parse (cut short: `{"decision": "block", "reason": "x`)
+ * is a failure too: a policy hook whose `deny` was lost must not let the call through when it fails
+ * closed. Otherwise, as in Claude Code, it is plain text all the same (context where plain text is),
+ * and the failure is only reported.
  */
 import type { HookEvent } from "./events.js";
 import type { RunOutcome } from "./runner.js";
@@ -51,15 +56,18 @@ function runFailure(run: RunOutcome, timeoutMs: number): string | undefined {
   return line ? `${why}: ${line}` : why;
 }
 
-/** Claude Code reads stdout as JSON when it starts with `{` and parses; anything else is plain text. */
-function parseStdout(stdout: string): { json?: Obj; plain?: string } {
+/**
+ * Claude Code reads stdout as JSON when it starts with `{` and parses; anything else is plain text.
+ * `broken`: it starts with `{` and does not parse (why, for the failure's message).
+ */
+function parseStdout(stdout: string): { json?: Obj; plain?: string; broken?: string } {
   const t = stdout.trim();
   if (t.startsWith("{")) {
     try {
       const v: unknown = JSON.parse(t);
       if (isObj(v)) return { json: v };
-    } catch {
-      /* plain text */
+    } catch (err) {
+      return { plain: t, broken: (err as Error).message };
     }
   }
   return t ? { plain: t } : {};
@@ -79,8 +87,12 @@ export function interpret(event: HookEvent, run: RunOutcome, timeoutMs: number):
   const failure = runFailure(run, timeoutMs);
   if (failure) return { failure };
   if (run.exitCode === 2) return blocked(event, run.stderr.trim() || "exit code 2 (no reason on stderr)");
-  const { json, plain } = parseStdout(run.stdout);
-  if (!json) return plain !== undefined && (event === "UserPromptSubmit" || event === "SessionStart") ? { context: plain } : {};
+  const { json, plain, broken } = parseStdout(run.stdout);
+  if (!json) {
+    const m: Meaning = plain !== undefined && (event === "UserPromptSubmit" || event === "SessionStart") ? { context: plain } : {};
+    if (broken !== undefined) m.failure = `printed output that starts with "{" but is not valid JSON (${broken.slice(0, 200)}), so its decision is unknown`;
+    return m;
+  }
   try {
     return fromJson(event, json);
   } catch (err) {

@@ -34,7 +34,7 @@ export async function list(ctx: Ctx<{ json?: boolean }>): Promise<number> {
     return ExitCode.OK;
   }
   if (!servers.length) {
-    process.stdout.write("No MCP servers configured. Add one with: agent mcp add <name> -- <command> [args...]\n");
+    ctx.print("No MCP servers configured. Add one with: agent mcp add <name> -- <command> [args...]");
     return ExitCode.OK;
   }
   const status = (s: McpServerStatus) => (s.auth?.state === "needs-login" ? "needs login" : s.status);
@@ -42,7 +42,7 @@ export async function list(ctx: Ctx<{ json?: boolean }>): Promise<number> {
   ctx.print(ctx.table(rows, ["NAME", "TRANSPORT", "STATUS", "TOOLS", "AUTH", "TIME", "DETAIL"]));
   const count = (state: string) => servers.filter((s) => s.status === state).length;
   const parts = [`${count("connected")} connected`, count("failed") && `${count("failed")} failed`, count("disabled") && `${count("disabled")} disabled`].filter(Boolean);
-  process.stdout.write(`\n${servers.length} server${servers.length === 1 ? "" : "s"}: ${parts.join(", ")}.\n`);
+  ctx.print(`\n${servers.length} server${servers.length === 1 ? "" : "s"}: ${parts.join(", ")}.`);
   return ExitCode.OK;
 }
 
@@ -110,7 +110,8 @@ export async function get(ctx: Ctx<{ json?: boolean }>): Promise<number> {
       out.push("", `Skills (${skills.length}):`);
       for (const k of skills) out.push(`  ${k.name}  ${k.path ?? ""}  ${oneLine(k.description, 80)}`);
     }
-    process.stdout.write(`${out.join("\n")}\n`);
+    // What the server said (its name, version, error, tool descriptions): ctx.print shows it, on a terminal, as text.
+    ctx.print(out.join("\n"));
   }
   return status.status === "failed" ? ExitCode.FAILED : ExitCode.OK;
 }

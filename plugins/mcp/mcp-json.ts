@@ -40,8 +40,13 @@ export function readMcpJson(file: string): McpJson {
   return { file, existed: true, data: obj as McpJson["data"], indent };
 }
 
+/**
+ * Shared and committed, as Claude Code writes it: an existing file keeps its mode; a new one is 0644
+ * less the umask (readable by all, never writable by others even under umask 000: it names commands
+ * that run). Secrets belong in the local scope, which is 0600.
+ */
 export function writeMcpJson(json: McpJson): void {
-  writeFileAtomic(json.file, `${JSON.stringify(json.data, null, json.indent)}\n`);
+  writeFileAtomic(json.file, `${JSON.stringify(json.data, null, json.indent)}\n`, { shared: 0o644 });
 }
 
 

@@ -3,7 +3,10 @@
  * this project on this machine only, `.agent/settings.local.json` (never committed; Claude Code keeps
  * these in ~/.claude.json per project); `project` is `.mcp.json` at the project root, shared with
  * everyone who clones it; `user` is the user config (`~/.config/agent/config.json`, or the YAML one
- * when that is the file in use), for every project.
+ * when that is the file in use), for every project. The local and user files are written mode 0600
+ * (they hold `-e` values and headers); `.mcp.json` is the project's shared, committed file: it keeps
+ * its mode, and a new one is 0644 (never writable by others, whatever the umask: it names commands
+ * that run).
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -84,7 +87,7 @@ function userScope(): ScopeFile {
       }
     },
     async set(name, entry) {
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
       const raw = existsSync(file) ? readFileSync(file, "utf8").replace(/^\uFEFF/, "") : "";
       let text: string;
       if (yaml) {
@@ -107,7 +110,9 @@ function userScope(): ScopeFile {
         data.mcpServers = servers;
         text = `${JSON.stringify(data, null, /^([ \t]+)"/m.exec(raw)?.[1] ?? "  ")}\n`;
       }
-      writeFileAtomic(file, text);
+      // Servers' `-e` values and headers: readable by this user only, whatever the umask (a file
+      // that was 0644 is 0600 once rewritten).
+      writeFileAtomic(file, text, 0o600);
     },
   };
 }

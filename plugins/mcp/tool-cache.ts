@@ -10,9 +10,10 @@
  * the cache is replaced by the live definition as soon as the server lists its tools (manager.ts).
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { writeFileAtomic } from "../../core/index.js";
 import type { ServerConfig } from "./config.js";
 
 /** Bumped when the file's shape changes: older entries are then ignored. */
@@ -81,14 +82,14 @@ export function readCachedTools(dir: string, config: ServerConfig, key: string):
   }
 }
 
-/** Written atomically (a reader never sees half a file); a failure to write only costs the next start its head start. */
+/**
+ * Written atomically (a reader never sees half a file), mode 0600 whatever the umask (what a server
+ * says about itself is this user's business); a failure to write only costs the next start its head start.
+ */
 export function writeCachedTools(dir: string, config: ServerConfig, entry: CachedTools): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const file = cacheFile(dir, config.name);
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-    renameSync(tmp, file);
+    writeFileAtomic(cacheFile(dir, config.name), `${JSON.stringify(entry)}\n`, 0o600);
   } catch {
     // read-only project, full disk: the cache is an optimisation
   }
