@@ -11,6 +11,7 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 2,
     // The CLI and fixtures read the real environment; keep the user's config (and Claude Code's) out of every test.
-    env: { AGENT_CONFIG_HOME: "/nonexistent/agent-config-home", CLAUDE_CONFIG_DIR: "/nonexistent/claude-config-dir", NO_COLOR: "1" },
+    // Every test's project is trusted (AGENT_TRUST=1), as a user's own project is; the trust tests unset it.
+    env: { AGENT_TRUST: "1", AGENT_CONFIG_HOME: "/nonexistent/agent-config-home", CLAUDE_CONFIG_DIR: "/nonexistent/claude-config-dir", NO_COLOR: "1" },
   },
 });

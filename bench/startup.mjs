@@ -4,11 +4,14 @@
  *   node dist/cli.js --version   vs  node -e 0   (goal: ≤ 1.5x)
  *   node dist/cli.js tools       vs  node -e 0   (goal: ≤ 2.5x; built-in plugins only)
  * Runs are interleaved (baseline, --version, tools, baseline, ...) so machine noise hits all alike.
- * `tools` runs in an empty temp project with an empty AGENT_CONFIG_HOME.
+ * `tools` runs in an empty temp project with an empty AGENT_CONFIG_HOME. "agent tools (trusted)" runs in a
+ * project with Claude Code settings (rules, env, hooks), trusted by a decision with its fingerprint: the
+ * trust check reads the decision and hashes every widening part. With AGENT_CLI_BASE=<older dist/cli.js>,
+ * the same two run with that build too, for the cost of a change (e.g. the trust check: goal ≤ 1.02x).
  * Usage: node bench/startup.mjs [runs=20]   (after `npm run build`)
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,15 +32,34 @@ mkdirSync(configHome);
 const env = { ...process.env, AGENT_CONFIG_HOME: configHome, NO_COLOR: "1" };
 for (const k of Object.keys(env)) if ((k.startsWith("AGENT_") && k !== "AGENT_CONFIG_HOME") || k === "NODE_OPTIONS") delete env[k];
 
+// A trusted project with parts that widen: the decision (with its fingerprint) is read and each part hashed.
+const trusted = path.join(base, "trusted");
+mkdirSync(path.join(trusted, ".git"), { recursive: true });
+mkdirSync(path.join(trusted, ".claude"));
+writeFileSync(
+  path.join(trusted, ".claude", "settings.json"),
+  JSON.stringify({ permissions: { allow: ["Bash(npm test:*)", "Read", "Edit"], deny: ["Bash(rm:*)"] }, env: { FOO: "1" }, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] } }),
+);
+const trustRun = spawnSync(process.execPath, [CLI, "trust"], { cwd: trusted, env, stdio: ["ignore", "pipe", "pipe"] });
+if (trustRun.status !== 0) throw new Error(`agent trust failed: ${trustRun.stderr}`);
+const BASE_CLI = process.env.AGENT_CLI_BASE;
+
 const CASES = [
   { name: "node -e 0 (baseline)", args: ["-e", "0"] },
   { name: "agent --version", args: [CLI, "--version"], goal: 1.5 },
   { name: "agent tools", args: [CLI, "tools"], goal: 2.5 },
+  { name: "agent tools (trusted)", args: [CLI, "tools"], cwd: trusted, goal: 2.5 },
+  ...(BASE_CLI
+    ? [
+        { name: "base: agent tools", args: [BASE_CLI, "tools"] },
+        { name: "base: agent tools (trusted)", args: [BASE_CLI, "tools"], cwd: trusted, env: { AGENT_TRUST: "1" } },
+      ]
+    : []),
 ];
 
-function timeOnce(args) {
+function timeOnce(args, cwd = project, extra = {}) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
+  const r = spawnSync(process.execPath, args, { cwd, env: { ...env, ...extra }, stdio: ["ignore", "pipe", "pipe"] });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
   return ms;
@@ -50,9 +72,9 @@ const median = (xs) => {
 };
 
 try {
-  for (const c of CASES) timeOnce(c.args); // warm the file cache
+  for (const c of CASES) timeOnce(c.args, c.cwd, c.env); // warm the file cache
   const samples = CASES.map(() => []);
-  for (let i = 0; i < runs; i++) CASES.forEach((c, j) => samples[j].push(timeOnce(c.args)));
+  for (let i = 0; i < runs; i++) CASES.forEach((c, j) => samples[j].push(timeOnce(c.args, c.cwd, c.env)));
   const baseline = median(samples[0]);
   const rows = CASES.map((c, j) => {
     const m = median(samples[j]);
@@ -68,6 +90,10 @@ try {
   });
   console.log(`\nbench/startup: ${runs} interleaved runs each, node ${process.version}, ${os.cpus().length} CPUs\n`);
   console.table(rows);
+  if (BASE_CLI) {
+    const at = (name) => median(samples[CASES.findIndex((c) => c.name === name)]);
+    for (const name of ["agent tools", "agent tools (trusted)"]) console.log(`${name}: this build / base = ${(at(name) / at(`base: ${name}`)).toFixed(3)}x`);
+  }
   const missed = rows.filter((r) => r.ok === "NO");
   if (missed.length) {
     console.log(`goal missed: ${missed.map((r) => r.command).join(", ")}`);

@@ -3,9 +3,10 @@
  * way to open the host with CLI conventions (notices to stderr, a terminal permission prompt when
  * asked for, Ctrl-C and SIGTERM close it so no child process outlives us).
  */
-import { AgentError, hostVersion, prepareHost, type Host, type PermissionAsker, type PermissionMode, type PreparedHost } from "../core/index.js";
+import { AgentError, hostVersion, prepareHost, trustPreparedFolder, type TrustReport, type Host, type PermissionAsker, type PermissionMode, type PreparedHost } from "../core/index.js";
 import type { CliOpenHostOptions } from "../core/index.js";
 import type { BaseContext } from "./args.js";
+import { trustNotice as trustNoticeLine } from "./trust-text.js";
 import { builtinPlugins } from "./builtins.js";
 import { flagConfig, flagPlugins, unmatchedFlagRules, type RunFlags } from "./flags.js";
 import { printJson, table } from "./format.js";
@@ -31,6 +32,10 @@ export interface AppContext extends BaseContext {
   readonly opened: Host | undefined;
   /** The prepared host, if preparing already happened. */
   readonly preparedSoFar: PreparedHost | undefined;
+  /** Do not print the one line about what of an untrusted folder was not loaded (`agent doctor` shows it whole). */
+  quietTrust(): void;
+  /** The user trusts the folder: recorded with every part it has now, and the host is prepared again, trusted. */
+  trustFolder(): Promise<{ file: string; report: TrustReport }>;
   /** Aborted by SIGINT (when it is not the caller's), SIGTERM or SIGHUP, before the host closes: pass it to calls. */
   readonly interrupted: AbortSignal;
 }
@@ -46,14 +51,33 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
   let preparedValue: PreparedHost | undefined;
   let opened: Host | undefined;
   const interrupt = new AbortController();
-  const prepare = () =>
-    (prepared ??= prepareHost({ cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins, config: flags.flags && flagConfig(flags.flags), plugins: flags.flags && flagPlugins(flags.flags) }).then((p) => (preparedValue = p)));
+  let trustNotice = true;
+  const load = (trust?: boolean) =>
+    prepareHost({ cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins, config: flags.flags && flagConfig(flags.flags), plugins: flags.flags && flagPlugins(flags.flags), trust }).then((p) => {
+      preparedValue = p;
+      // Once per run, whatever the command: what of the folder was not loaded, and how to trust it.
+      const notice = trustNotice ? trustNoticeLine(p.trust, cwd) : undefined;
+      trustNotice = false;
+      if (notice) process.stderr.write(`${printableFor(process.stderr, notice)}\n`);
+      return p;
+    });
+  const prepare = () => (prepared ??= load());
   const write = (stream: NodeJS.WriteStream, text: string) => stream.write(text.endsWith("\n") ? text : `${text}\n`);
   return {
     cwd,
     permissionMode: flags.permissionMode,
     debug: flags.debug,
     prepare,
+    quietTrust() {
+      trustNotice = false;
+    },
+    async trustFolder() {
+      if (opened) throw new AgentError("E_USAGE", "the host is already open: trust the folder before opening it");
+      const next = load(true);
+      prepared = next;
+      const p = await next;
+      return { file: trustPreparedFolder(p), report: p.trust };
+    },
     get opened() {
       return opened;
     },

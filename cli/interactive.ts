@@ -12,7 +12,7 @@ import { createStyle, useColor, type Style } from "./render/_style.js";
 import { createPermissionAsker, hostAware } from "./render/permission-prompt.js";
 import { createPrettyRenderer } from "./render/pretty.js";
 import { Terminal } from "./terminal.js";
-import { version, type AppContext } from "./context.js";
+import { canPrompt, version, type AppContext } from "./context.js";
 import { onCtrlC, resumeFromFlags, type SessionFlags } from "./commands/run.js";
 
 export interface SessionOptions {
@@ -24,7 +24,22 @@ export interface SessionOptions {
   session?: SessionFlags;
 }
 
-export async function runInteractive(ctx: Pick<AppContext, "openHost">, options: SessionOptions = {}): Promise<number> {
+/** Before anything of the folder runs: if it ships parts that would run or widen, ask whether to trust it. */
+async function trustFirst(ctx: Pick<AppContext, "prepare" | "quietTrust" | "trustFolder">): Promise<void> {
+  if (!canPrompt()) return;
+  ctx.quietTrust();
+  const report = (await ctx.prepare()).trust;
+  if (!report.skipped.length) return;
+  const { askTrust } = await import("./trust-question.js");
+  const { askOnStdin } = await import("./render/permission-prompt.js");
+  if (await askTrust(report, askOnStdin())) {
+    const { file } = await ctx.trustFolder();
+    process.stderr.write(`Trusted ${report.folder} (kept in ${file}).\n`);
+  } else process.stderr.write("Not trusted: only what narrows what the agent may do was loaded. Run agent trust to trust it later.\n");
+}
+
+export async function runInteractive(ctx: Pick<AppContext, "openHost" | "prepare" | "quietTrust" | "trustFolder">, options: SessionOptions = {}): Promise<number> {
+  await trustFirst(ctx);
   const term = new Terminal();
   let cancelRun: (() => void) | undefined;
   let opened: Host | undefined;

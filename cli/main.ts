@@ -123,6 +123,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     ctx = createAppContext({ cwd: g.cwd, permissionMode: g.mode as PermissionMode | undefined, debug, flags: g.flags });
     const [name, ...args] = g.rest;
+    // These say in full what of the folder is trusted; the one-line notice would only repeat it.
+    if (name === "trust" || name === "untrust" || name === "doctor") ctx.quietTrust();
     if (!name || name === "help") {
       if (name === "help" || g.help) {
         // Plugins' command descriptions are theirs: shown, not obeyed.

@@ -6,15 +6,17 @@
  * plugin they belong to, through the `config` hook.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import path from "node:path";
 import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig } from "./config-schema.js";
 import { MAX_CONFIG_DEPTH, shortPath, tooDeep } from "./depth.js";
 import { parseJson } from "./json.js";
 import { ConfigError, errorMessage } from "./errors.js";
 import { localSettingsPath } from "./local-settings.js";
+import { defaultUserConfigDir } from "./user-config-dir.js";
 import { aliasProblem, expandModelAlias } from "./model-aliases.js";
 import { claudeSettingsFiles, claudeUserDir, readClaudeSettings, type ClaudeSettings, type ConfigOrigin } from "./claude-settings.js";
+import { FolderTrust } from "./trust.js";
+import { fileDigest, narrowFolderConfig } from "./trust-config.js";
 import type { z } from "zod";
 
 export const CONFIG_SEARCH_PLACES = [
@@ -36,6 +38,8 @@ export interface RawSection {
   value: unknown;
   /** From a file written for another tool (Claude Code's settings): with no owner, only reported. */
   optional?: boolean;
+  /** From a file of the project folder (not the user's own): applies only as far as the folder's trust admits it. */
+  folder?: boolean;
 }
 
 export interface LoadedConfig {
@@ -59,6 +63,8 @@ export interface LoadedConfig {
   projectRoot: string;
   /** The user config folder, when user config is read. */
   userConfigDir: string | undefined;
+  /** The project folder's trust: what of its files was admitted, what was held back. */
+  trust: FolderTrust;
 }
 
 export interface LoadConfigOptions {
@@ -69,13 +75,11 @@ export interface LoadConfigOptions {
   userConfigDir?: string | false;
   /** Read files at all (project and user config); default true. */
   readFiles?: boolean;
+  /** true: the folder is trusted for this load; false: never; default the user's decision or `AGENT_TRUST`. */
+  trust?: boolean;
 }
 
-export function defaultUserConfigDir(): string {
-  if (process.env.AGENT_CONFIG_HOME) return process.env.AGENT_CONFIG_HOME;
-  const xdg = process.env.XDG_CONFIG_HOME || path.join(homedir(), ".config");
-  return path.join(xdg, "agent");
-}
+export { defaultUserConfigDir };
 
 function findProjectMarkerDir(cwd: string): string | undefined {
   let dir = cwd;
@@ -317,11 +321,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const warnings: string[] = [];
   const pluginOrigins = new Map<string, string>();
   const pluginBaseDirs: string[] = [];
-  const take = (file: string, fc: FileConfig, claude?: ClaudeSettings) => {
+  const take = (file: string, fc: FileConfig, claude?: ClaudeSettings, folder?: boolean) => {
     if (!file.startsWith("createHost(")) files.push(file);
     config = mergeConfig(config, fc.core);
     // Keys from Claude Code's files that no plugin reads are only reported: the user did not write them for us.
-    for (const [key, value] of Object.entries(fc.extra)) sections.push({ file, key, value, ...(claude ? { optional: true } : {}) });
+    for (const [key, value] of Object.entries(fc.extra)) sections.push({ file, key, value, ...(claude ? { optional: true } : {}), ...(folder ? { folder } : {}) });
     origins.push(...(claude ? claude.origins : originsOf(file, fc)));
     for (const entry of fc.core.plugins ?? []) {
       const name = typeof entry === "string" ? entry : Array.isArray(entry) ? entry[0] : (entry as { name: string }).name;
@@ -331,15 +335,27 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
 
   const userDir = !readFiles ? false : options.userConfigDir === undefined ? defaultUserConfigDir() : options.userConfigDir;
   const configDir = projectFile ? path.dirname(projectFile) : stopDir;
-  const ours: { file: string; fc: FileConfig }[] = [];
+  const trust = new FolderTrust({ folder: configDir, userConfigDir: userDir || undefined, override: options.trust });
+  const ours: { file: string; fc: FileConfig; folder?: boolean }[] = [];
   if (userDir) {
     const user = await readUserConfig(userDir);
     if (user) ours.push(user);
   }
-  if (projectFile) ours.push({ file: projectFile, fc: await readAndValidate(projectFile) });
+  // What the folder's own files say applies as far as its trust admits: a folder may narrow, never widen.
+  const userMode = ours[0]?.fc.core.permissions?.mode;
+  const folderFile = async (file: string) => {
+    const fc = await readAndValidate(file);
+    ours.push({ file, folder: true, fc: { core: narrowFolderConfig(fc.core, file, trust, userMode), extra: fc.extra } });
+  };
+  // A code config file runs when it is read: it is read only in a trusted folder, and only as the user last saw it.
+  if (projectFile && (!isCodeConfig(projectFile) || admitCode(trust, projectFile))) await folderFile(projectFile);
   // This machine's own settings for the project (`always for this project`, `agent mcp add -s local`): over the shared file.
   const local = localSettingsPath(configDir);
-  if (readFiles && isFile(local)) ours.push({ file: local, fc: await readAndValidate(local) });
+  if (readFiles && isFile(local)) {
+    // As agent-host last wrote it on the user's answer (`always for this project`, `agent mcp add -s local`): theirs.
+    trust.vouchIfWritten(local);
+    await folderFile(local);
+  }
   const where = "createHost({ config })";
   if (options.overrides) ours.push({ file: where, fc: splitAndValidate(options.overrides as Record<string, unknown>, where, cwd) });
 
@@ -348,20 +364,43 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   if (readFiles && claudeOn) {
     for (const { file, root } of claudeSettingsFiles(configDir, userDir ? claudeUserDir() : undefined)) {
       const settings = await readClaudeSettings(file, root, configDir);
-      take(file, { core: settings.core, extra: settings.extra }, settings);
+      const folder = root === configDir;
+      const core = folder ? narrowFolderConfig(settings.core, file, trust, userMode) : settings.core;
+      take(file, { core, extra: settings.extra }, folder ? { ...settings, origins: appliedOrigins(settings.origins, core) } : settings, folder);
       warnings.push(...settings.warnings);
     }
   }
-  for (const o of ours) take(o.file, o.fc);
+  for (const o of ours) take(o.file, o.fc, undefined, o.folder);
   // `model` may be an alias, known only once every file is merged: an unknown one names its file.
   if (config.model && !expandModelAlias(config.model, config.modelAliases)) {
     const from = [...ours].reverse().find((o) => o.fc.core.model !== undefined)?.file ?? files[files.length - 1] ?? "config";
     throw new ConfigError(from, [{ path: "model", message: aliasProblem(config.model, config.modelAliases) }]);
   }
-  pluginBaseDirs.push(configDir);
+  // An untrusted folder's node_modules could shadow a plugin of the user's own config: not looked in.
+  if (trust.trusted) pluginBaseDirs.push(configDir);
   if (userDir) pluginBaseDirs.push(userDir);
 
-  return { config, files, sections, origins, warnings, pluginOrigins, configDir, pluginBaseDirs, projectRoot: configDir, userConfigDir: userDir || undefined };
+  return { config, files, sections, origins, warnings, pluginOrigins, configDir, pluginBaseDirs, projectRoot: configDir, userConfigDir: userDir || undefined, trust };
+}
+
+const CODE_CONFIG = /\.(?:[cm]?js|[cm]?ts)$/;
+
+function isCodeConfig(file: string): boolean {
+  return CODE_CONFIG.test(file);
+}
+
+function admitCode(trust: FolderTrust, file: string): boolean {
+  return trust.admit({ kind: "config code", name: path.basename(file), file, value: fileDigest(file), detail: "a config file that runs as code in the agent's process" });
+}
+
+/** Claude Code's origins of a folder's file, less the parts its trust held back (they are listed apart). */
+function appliedOrigins(origins: ConfigOrigin[], core: AgentConfig): ConfigOrigin[] {
+  return origins.filter((o) => {
+    if (o.key === "permissions.allow") return !!o.value && !!core.permissions?.allow?.includes(o.value);
+    if (o.key === "permissions.mode" && o.value) return core.permissions?.mode === o.value;
+    if (o.key.startsWith("env.")) return !!core.env && Object.hasOwn(core.env, o.key.slice(4));
+    return true;
+  });
 }
 
 /** Which file each part of one of agent-host's own files gave: rules one by one, other keys (and sections' entries) by name. */

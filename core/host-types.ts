@@ -9,6 +9,7 @@ import type { CompactOutcome } from "./compaction.js";
 import type { ResumeResult } from "./session-recorder.js";
 import type { HostProblem, Plugin, PluginFactory, PluginStatus } from "./plugin-types.js";
 import type { CliCommand } from "./cli-types.js";
+import type { TrustReport } from "./trust.js";
 import type {
   CallOptions,
   CommandResult,
@@ -174,6 +175,13 @@ export interface CreateHostOptions {
   loadConfigFiles?: boolean;
   /** Folder of the user config, or false to skip it. */
   userConfigDir?: string | false;
+  /**
+   * Trust of the project folder for this host: `true` as if the user trusted it (the embedder vouches for
+   * it), `false` never. Default: the user's decision (`agent trust`, kept in the user config folder), or
+   * `AGENT_TRUST=1` in the environment. Untrusted, the folder's code, plugins, hooks, servers and
+   * widening settings are not loaded (`prepared.trust` lists them).
+   */
+  trust?: boolean;
   /** Overrides `permissions.mode` from config. */
   permissionMode?: PermissionMode;
   /** Plugins applied before the config's: the host has no plugin of its own (the CLI passes its built-ins). */
@@ -220,6 +228,8 @@ export interface PreparedHost {
   readonly userConfigDir?: string;
   readonly plugins: readonly PluginStatus[];
   readonly problems: readonly HostProblem[];
+  /** The project folder's trust: its state, every part that would run or widen, and those not loaded. */
+  readonly trust: TrustReport;
   /** The CLI subcommands plugins declare (`agent <name>`), with the plugin that owns each. */
   readonly cliCommands: readonly { plugin: string; command: CliCommand<any> }[];
   /** Set the plugins up and run the register hooks. Once only. */

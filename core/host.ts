@@ -349,6 +349,7 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     configDir: state.loaded.configDir,
     pluginDir: p.dir,
     userConfigDir: state.loaded.userConfigDir,
+    trust: Object.freeze({ trusted: state.loaded.trust.trusted, folder: state.loaded.trust.folder }),
     workspace,
     hooks: p.hooks!,
     tools: regs.tools,

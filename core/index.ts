@@ -85,7 +85,8 @@ export type {
   CompactDecision,
 } from "./hook-types.js";
 export type { ConfigOrigin } from "./claude-settings.js";
-export { DEFAULT_PLUGIN_TIMEOUTS } from "./prepare.js";
+export { DEFAULT_PLUGIN_TIMEOUTS, trustPreparedFolder } from "./prepare.js";
+export { untrustFolder, trustedFolders, trustDecision, realFolder, TRUST_FILE, type TrustItem, type TrustItemInput, type TrustReport, type TrustState, type FolderTrustView, type ConfigTrust } from "./trust.js";
 export type {
   Host,
   PluginHost,

@@ -10,6 +10,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { SECRET_FILE_MODE, writeFileAtomic } from "./atomic-write.js";
 import { AgentError } from "./errors.js";
+import { noteLocalWrite } from "./trust.js";
+import { defaultUserConfigDir } from "./user-config-dir.js";
 
 export const LOCAL_SETTINGS_FILE = path.join(".agent", "settings.local.json");
 
@@ -47,6 +49,8 @@ export function updateLocalSettings(projectRoot: string, change: (data: Record<s
   mkdirSync(path.dirname(file), { recursive: true });
   ensureIgnored(path.dirname(file));
   writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`, SECRET_FILE_MODE);
+  // What the user just said applies on the next start even in a folder trusted with a fingerprint.
+  noteLocalWrite(defaultUserConfigDir(), projectRoot, file);
   return file;
 }
 

@@ -24,6 +24,7 @@ import type {
   UserPromptInfo,
 } from "./hook-types.js";
 import type { PluginHost } from "./host-types.js";
+import type { ConfigTrust, FolderTrustView } from "./trust.js";
 import type { ModelProvider, ModelRequest } from "./model.js";
 import type {
   AuditKind,
@@ -95,6 +96,12 @@ export interface ConfigEnv {
   addFile(file: string): void;
   /** A value from config that is a secret (a server's env or header value): redacted from every record and output. */
   addSecret(value: string, label: string): void;
+  /**
+   * The folder's trust. A plugin that reads a file of the folder itself (the MCP plugin's `.mcp.json`)
+   * asks `trust.admit({ kind, name, file, value, detail })` for each part that would run code or widen
+   * what the agent may do, and leaves out every part it refuses; the user is told what was not loaded.
+   */
+  readonly trust: ConfigTrust;
 }
 
 /** A top-level config key a plugin owns: validated in every file (errors name the file and key path), then merged. */
@@ -111,6 +118,14 @@ export interface PluginConfigSection {
    * reported, as for `permissions` (the hooks plugin's `hooks` are policies no plugin may drop or add).
    */
   userOnly?: boolean;
+  /**
+   * How the section is taken from the files of a folder the user has not trusted (`agent trust`).
+   * `inert`: it neither runs anything nor widens what the agent may do, so it applies anyway. Otherwise
+   * it is held back until trusted: by default each file's value as one part; with `entries`, each entry
+   * of the object is one part of that kind (`{ entries: "MCP server", describe }`), so a new server or
+   * hook added after the decision is asked about alone. `describe` says what an entry would run.
+   */
+  trust?: "inert" | { entries: string; describe?(entry: unknown, key: string): string | undefined };
 }
 
 /** An audit record a plugin writes (`ctx.audit`); `source` is the plugin's name. */
@@ -201,6 +216,12 @@ export interface PluginContext<O = Record<string, unknown>> {
   readonly pluginDir: string | undefined;
   /** The user config folder (`~/.config/agent`, `$AGENT_CONFIG_HOME`), or undefined when user config is off. */
   readonly userConfigDir: string | undefined;
+  /**
+   * Whether the user trusts the project folder. Untrusted, nothing of the folder may run or widen: a
+   * plugin that finds code or grants in the folder's files (a Markdown command's `` !`cmd` ``, a skill's
+   * `allowed-tools`) leaves them out.
+   */
+  readonly trust: FolderTrustView;
   readonly workspace: Workspace;
   /** Hooks, tapped under this plugin's name: errors and time-outs are reported, never crash the host. */
   readonly hooks: HookTable;

@@ -8,7 +8,7 @@ import path from "node:path";
 import { checkSections, mergeHookConfig, type SectionOwner } from "./config-sections.js";
 import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig, type PluginEntry } from "./config-schema.js";
 import { isLocalPath, loadConfig, zodIssues, type LoadedConfig } from "./config.js";
-import { ConfigError, errorMessage, sentence } from "./errors.js";
+import { AgentError, ConfigError, errorMessage, sentence } from "./errors.js";
 import { createHooks, type HookName, type HookTable, type RawHooks } from "./hooks.js";
 import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "./host-types.js";
 import { pluginHookView, tapPluginObject, type DriverOptions } from "./plugin-driver.js";
@@ -16,6 +16,8 @@ import { instantiate, isDisabled, specFromEntry, type PluginSpec } from "./plugi
 import type { ConfigEnv, HostProblem, Plugin, PluginStatus } from "./plugin-types.js";
 import type { CliCommand } from "./cli-types.js";
 import { addSecret } from "./redact.js";
+import { admitFolderSections } from "./trust-config.js";
+import { trustFolder, type FolderTrust } from "./trust.js";
 
 /** How long a plugin's hook handler may take, by default (config `pluginTimeouts`). */
 export const DEFAULT_PLUGIN_TIMEOUTS: Readonly<{ callMs: number; startupMs: number; shutdownMs: number }> = Object.freeze({ callMs: 30_000, startupMs: 120_000, shutdownMs: 5_000 });
@@ -57,7 +59,7 @@ export interface PreparedState {
 
 export async function prepareHost(options: CreateHostOptions = {}, open?: (state: PreparedState, options: OpenHostOptions) => Promise<Host>): Promise<PreparedHost> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  const loaded = await loadConfig({ cwd, userConfigDir: options.userConfigDir, overrides: options.config, readFiles: options.loadConfigFiles !== false });
+  const loaded = await loadConfig({ cwd, userConfigDir: options.userConfigDir, overrides: options.config, readFiles: options.loadConfigFiles !== false, trust: options.trust });
   const problems: HostProblem[] = [];
   const failed = new Set<string>();
   let configClosed = false;
@@ -107,7 +109,8 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
   // Plugin config sections: each file's value checked by its owner, then merged in file order.
   owners = sectionOwners(state);
   const lenient = state.plugins.some((p) => p.status !== "loaded");
-  const sections = checkSections(loaded.sections, owners, CORE_CONFIG_KEYS, lenient);
+  const admitted = admitFolderSections(loaded.sections, (key) => owners.get(key)?.section, loaded.trust);
+  const sections = checkSections(admitted, owners, CORE_CONFIG_KEYS, lenient);
   for (const o of sections.orphans) {
     if (o.optional) report({ kind: "config", level: "warning", message: `${o.file}: key "${o.key}" is not used by any loaded plugin; ignored` });
     else report({ kind: "config", message: `${o.file}: key "${o.key}" is not used by any loaded plugin (one that was disabled or failed may own it); ignored` });
@@ -128,6 +131,7 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
         if (typeof file === "string" && !state.files.includes(file)) state.files.push(file);
       },
       addSecret: (value: string, label: string) => addSecret(value, String(label)),
+      trust: loaded.trust.view(),
     });
     state.config = await state.hooks.config.promise(state.config, env);
   }
@@ -135,7 +139,7 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
 
   let opened = false;
   const statuses = () => state.plugins.map((p) => statusOf(p));
-  return Object.freeze({
+  return remember(loaded.trust, {
     cwd,
     get config() {
       return state.config;
@@ -147,6 +151,9 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
     configDir: loaded.configDir,
     projectRoot: loaded.projectRoot,
     userConfigDir: loaded.userConfigDir,
+    get trust() {
+      return loaded.trust.report();
+    },
     get plugins() {
       return statuses();
     },
@@ -161,6 +168,25 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
       return open(state, openOptions);
     },
   });
+}
+
+const trusts = new WeakMap<PreparedHost, FolderTrust>();
+
+function remember(trust: FolderTrust, prepared: PreparedHost): PreparedHost {
+  const frozen = Object.freeze(prepared);
+  trusts.set(frozen, trust);
+  return frozen;
+}
+
+/**
+ * The user trusts the prepared host's folder with every part it saw (prepare it with `trust: true` to
+ * see them all): recorded in the user config folder; a part added later is held back until trusted again.
+ */
+export function trustPreparedFolder(prepared: PreparedHost): string {
+  const trust = trusts.get(prepared);
+  if (!trust) throw new Error("not a prepared host");
+  if (!prepared.userConfigDir) throw new AgentError("E_USAGE", "there is no user config folder to keep the decision in");
+  return trustFolder(prepared.userConfigDir, trust.folder, trust.digests());
 }
 
 async function loadPlugins(state: PreparedState, options: CreateHostOptions): Promise<void> {

@@ -57,6 +57,8 @@ export interface TestHostOptions {
   cwd?: string;
   /** Read the project's config files too (default false: only `config` counts). */
   loadConfigFiles?: boolean;
+  /** Trust the project folder (its plugins, hooks, servers and widening settings load); default true. */
+  trust?: boolean;
   permissionMode?: PermissionMode;
   /** Answers "ask" permissions; without it, ask means deny, as in CI. */
   askPermission?: PermissionAsker;
@@ -103,6 +105,8 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
       config: { ...(model ? { model: `${model.name}:test` } : {}), ...options.config },
       loadConfigFiles: options.loadConfigFiles ?? false,
       userConfigDir: false,
+      // A test project is the author's own: trusted unless the test says otherwise.
+      trust: options.trust ?? true,
       plugins,
       permissionMode: options.permissionMode,
       askPermission: options.askPermission,

@@ -2,7 +2,7 @@
 import type { CliCommand, CliContext, CliOption, CliValues } from "../../core/index.js";
 import type { AppContext } from "../context.js";
 
-export type AppCommandContext<O extends Record<string, CliOption>> = CliContext<CliValues<O>> & Pick<AppContext, "openHost" | "interrupted">;
+export type AppCommandContext<O extends Record<string, CliOption>> = CliContext<CliValues<O>> & Pick<AppContext, "openHost" | "interrupted" | "quietTrust" | "trustFolder">;
 
 export function defineAppCommand<O extends Record<string, CliOption> = Record<string, never>>(
   command: Omit<CliCommand<O>, "run"> & { run?(ctx: AppCommandContext<O>): Promise<number | void> | number | void },

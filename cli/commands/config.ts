@@ -1,6 +1,7 @@
 /** `agent config [--json]`: the resolved config (secrets redacted) and the files it came from. */
 import path from "node:path";
 import { REDACTED, isSecretKey, redactString, type ConfigOrigin } from "../../core/index.js";
+import { trustLines, trustState } from "../trust-text.js";
 import { defineAppCommand } from "./_define.js";
 
 function redactDeep(v: unknown, depth = 0): unknown {
@@ -37,7 +38,7 @@ export default defineAppCommand({
     const config = redactDeep(prepared.config);
     const origins = prepared.configOrigins.map((o) => redactDeep(o) as typeof o);
     if (ctx.values.json) {
-      ctx.printJson({ files: prepared.configFiles, projectRoot: prepared.projectRoot, config, origins });
+      ctx.printJson({ files: prepared.configFiles, projectRoot: prepared.projectRoot, config, origins, trust: { state: prepared.trust.state, notLoaded: prepared.trust.skipped } });
       return 0;
     }
     const files = prepared.configFiles;
@@ -45,7 +46,8 @@ export default defineAppCommand({
       `Project root: ${prepared.projectRoot}\n` +
         `Config files (merged in this order):${files.length ? "\n" + files.map((f) => `  ${f}`).join("\n") : " none (defaults)"}\n\n` +
         `${JSON.stringify(config, null, 2)}` +
-        (origins.length ? `\n\nWhere each part came from (later files win; rule lists add up):\n${originTable(origins, prepared.projectRoot, ctx.table)}` : ""),
+        (origins.length ? `\n\nWhere each part came from (later files win; rule lists add up):\n${originTable(origins, prepared.projectRoot, ctx.table)}` : "") +
+        (prepared.trust.skipped.length ? `\n\nNot loaded (${trustState(prepared.trust)}; agent trust loads them):\n${trustLines(prepared.trust.skipped, prepared.projectRoot).join("\n")}` : ""),
     );
     return 0;
   },

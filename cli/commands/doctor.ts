@@ -1,8 +1,17 @@
 /** `agent doctor`: config, plugins, tools and the problems found. Exit 1 when there are problems. */
-import { AgentError, loadInstructions, resolveModel, type PluginHost } from "../../core/index.js";
+import { AgentError, loadInstructions, resolveModel, type PluginHost, type TrustReport } from "../../core/index.js";
 import { version } from "../context.js";
 import { unmatchedRules } from "../rule-check.js";
+import { trustLines, trustState } from "../trust-text.js";
 import { defineAppCommand } from "./_define.js";
+
+/** The folder's trust, and what it would load if trusted (what was held back). */
+function trustSection(trust: TrustReport): string[] {
+  const held = trust.skipped.length ? [`     not loaded (${trust.state === "changed" ? "added since you trusted it" : "it would load if trusted"}; agent trust loads them):`, ...trustLines(trust.skipped, trust.folder).map((l) => `   ${l}`)] : [];
+  const mark = trust.state === "trusted" ? "ok  " : "warn";
+  const none = trust.state === "untrusted" && !trust.skipped.length ? " (it has nothing that would run or widen)" : "";
+  return [`${mark} folder trust: ${trustState(trust)}${none}`, ...held];
+}
 
 export default defineAppCommand({
   name: "doctor",
@@ -48,6 +57,7 @@ export default defineAppCommand({
       commands: host.commands.list().length,
       skills: skillsReport(host),
       instructions: instructions.files.map((f) => ({ path: f.path, label: f.label, scope: f.scope, bytes: f.bytes, ...(f.importedBy ? { importedBy: f.importedBy } : {}), ...(f.truncated ? { truncated: true } : {}) })),
+      trust: { state: prepared.trust.state, folder: prepared.trust.folder, source: prepared.trust.source, notLoaded: prepared.trust.skipped, parts: prepared.trust.items },
       problems: [...modelProblems, ...host.problems.filter((p) => p.level !== "warning").map((p) => p.message)],
       warnings,
     };
@@ -59,6 +69,7 @@ export default defineAppCommand({
     const out: string[] = [];
     out.push(`agent ${report.version} on Node ${report.node}`);
     out.push(`project root: ${report.projectRoot}`);
+    out.push(...trustSection(prepared.trust));
     out.push(`${ok(true)} config: ${report.configFiles.length ? report.configFiles.join(", ") : "no config files (defaults)"}`);
     for (const w of warnings.filter((x) => !x.startsWith("model: "))) out.push(`warn ${w}`);
     if (!model) out.push(`warn ${warnings[0]}`);

@@ -10,5 +10,6 @@ import plugins from "./plugins.js";
 import run from "./run.js";
 import sessions from "./sessions.js";
 import tools from "./tools.js";
+import { trust, untrust } from "./trust.js";
 
-export const CORE_COMMANDS: readonly CliCommand<any>[] = [run, sessions, tools, call, commands, plugins, plugin, config, audit, doctor];
+export const CORE_COMMANDS: readonly CliCommand<any>[] = [run, sessions, tools, call, commands, plugins, plugin, config, audit, doctor, trust, untrust];

@@ -12,12 +12,22 @@ import { tapSessionHooks } from "./session-hooks.js";
 import { tapToolHooks } from "./tool-hooks.js";
 import { Transcript } from "./transcript.js";
 
+/** The commands one event's hooks would run, for the trust question. */
+function describeHooks(entry: unknown, event: string): string | undefined {
+  const commands: string[] = [];
+  for (const group of Array.isArray(entry) ? entry : []) {
+    for (const hook of Array.isArray(group?.hooks) ? group.hooks : []) if (typeof hook?.command === "string") commands.push(hook.command);
+  }
+  return commands.length ? `on ${event} runs ${commands.join(" ; ")}` : undefined;
+}
+
 export default definePlugin({
   name: "hooks",
   configSections: {
     // Each settings file adds its hooks to the others', as in Claude Code. Hooks are policies: only the
     // user's files set them (a plugin's config hook can neither drop nor add one).
-    hooks: { schema: HooksSchema, merge: "concat", userOnly: true },
+    // From a folder the user has not trusted, no hook runs: each event's hooks are asked about on their own.
+    hooks: { schema: HooksSchema, merge: "concat", userOnly: true, trust: { entries: "hooks", describe: describeHooks } },
     hooksConfig: { schema: HooksConfigSchema, userOnly: true },
   },
   setup(ctx) {

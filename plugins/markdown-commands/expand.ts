@@ -18,6 +18,8 @@ export interface ExpandOptions {
   host: PluginHost;
   signal: AbortSignal;
   args: ArgumentValues;
+  /** Why `` !`cmd` `` may not run (the command is a file of a folder the user has not trusted): shown in its place. */
+  noShell?: string;
 }
 
 export interface Expanded {
@@ -42,6 +44,7 @@ function notRun(r: ToolResult): boolean {
 }
 
 async function runBang(command: string, o: ExpandOptions): Promise<string> {
+  if (o.noShell) return `[!\`${command}\` was not run: ${o.noShell}]`;
   const r = await o.host.tools.call("run_command", { command }, { signal: o.signal });
   if (r.ok) return commandOutput(r);
   return `[!\`${command}\` ${notRun(r) ? "was not run" : "failed"}: ${r.output}]`;

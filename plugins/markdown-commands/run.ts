@@ -44,7 +44,10 @@ export async function runMarkdownCommand(found: FoundCommand, args: string, cctx
   if (cmd.model) {
     once(`model\n${name}`, () => plugin.log.info(`/${name}: frontmatter model "${cmd.model}" is not supported yet; the session's model answers.`));
   }
-  if (cmd.allowedTools.length) {
+  // A command file of a folder the user has not trusted is text: its ! commands do not run, its allowed-tools grant nothing.
+  const untrusted = found.root.scope === "project" && !plugin.trust.trusted;
+  if (cmd.allowedTools.length && untrusted) notes.push(`/${name}: allowed-tools not asked for: this folder is not trusted (agent trust).`);
+  else if (cmd.allowedTools.length) {
     const { rules, dropped } = toolRules(cmd.allowedTools, cctx.host.tools.list());
     if (dropped.length) {
       once(`dropped\n${name}\n${dropped.join("\n")}`, () => plugin.log.warn(`/${name}: allowed-tools ${dropped.join(", ")} name no tool here; dropped.`));
@@ -54,7 +57,8 @@ export async function runMarkdownCommand(found: FoundCommand, args: string, cctx
     if (rules.length && !granted) notes.push(`/${name}: allowed-tools ${rules.join(", ")} not granted; its ! commands ran under the usual permission rules.`);
   }
   const values = argumentValues(found.root.dialect, args, cmd.argumentNames, cctx.host.sessionId);
-  const { prompt, used } = await expandBody(cmd.body, { host: cctx.host, signal: cctx.signal, args: values });
+  const noShell = untrusted ? "this folder is not trusted (agent trust)" : undefined;
+  const { prompt, used } = await expandBody(cmd.body, { host: cctx.host, signal: cctx.signal, args: values, ...(noShell ? { noShell } : {}) });
   // As Claude Code does: arguments a body never mentions are appended rather than lost.
   const text = !used && args.trim() ? [prompt, `ARGUMENTS: ${args}`].filter(Boolean).join("\n\n") : prompt;
   if (!text.trim()) return { output: [...notes, `/${name} (${found.file}) gave an empty prompt; nothing was sent.`].join("\n") };

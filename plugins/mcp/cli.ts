@@ -181,6 +181,11 @@ export async function add(ctx: Ctx<{ transport?: string; env?: string[]; header?
   await target.set(name, entry);
   const kind = transport === "stdio" ? "local (stdio)" : transport === "auto" ? "remote" : transport === "http" ? "remote (Streamable HTTP)" : "remote (SSE)";
   ctx.print(`Added ${kind} MCP server "${name}" to ${target.file} (${SCOPE_MEANING[scope]}): ${describeTarget({ command: entry.command, args: (entry.args ?? []).map(String), url: entry.url })}`);
+  // A server in the folder's files starts only in a trusted folder: say so now rather than on the next run.
+  const trust = scope === "user" ? undefined : (await ctx.prepare()).trust;
+  if (trust?.state === "untrusted") ctx.warn(`agent: this folder is not trusted, so "${name}" will not start until you trust it: agent trust`);
+  // .mcp.json is the project's shared file: a server added to it is new to the decision, like one a pull brings.
+  else if (trust?.source === "folder" && scope === "project") ctx.warn(`agent: "${name}" starts once you trust the folder again (agent trust): the decision covers what .mcp.json held then.`);
   if (scope === "project" && literal.length) {
     ctx.warn(
       `agent: warning: ${target.file} is shared with everyone who clones the project, and now holds the value of ${literal.join(", ")} as written. ` +

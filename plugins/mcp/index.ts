@@ -6,7 +6,7 @@
  * `.mcp.json` in its config hook and contributes `agent mcp`. The MCP SDK is loaded only when at
  * least one enabled server is configured, so `agent tools` without servers stays fast.
  */
-import { definePlugin, MAX_CONFIG_DEPTH, z, type PluginContext } from "../../core/index.js";
+import { definePlugin, MAX_CONFIG_DEPTH, z, type ConfigTrust, type PluginContext } from "../../core/index.js";
 import { mcpCli } from "./cli-command.js";
 import { parseServers } from "./config.js";
 import type { McpManager } from "./manager.js";
@@ -23,22 +23,33 @@ declare module "../../core/index.js" {
   }
 }
 
-/** Status of a server that never gets a connection: disabled, or rejected by config validation. */
-function staticStatus(name: string, raw: unknown, status: "disabled" | "failed", error?: string): McpServerStatus {
+/** A server entry's command line or URL, as written (what it would run or reach). */
+function serverTarget(raw: unknown): { transport: McpServerStatus["transport"]; target: string } {
   const e = (raw && typeof raw === "object" ? raw : {}) as { command?: unknown; args?: unknown; url?: unknown; httpUrl?: unknown; type?: unknown };
   const url = typeof e.url === "string" ? e.url : typeof e.httpUrl === "string" ? e.httpUrl : undefined;
   const args = Array.isArray(e.args) ? e.args.map(String) : [];
   const transport = typeof e.command === "string" ? "stdio" : e.type === "sse" ? "sse" : e.type === "http" || e.httpUrl ? "http" : "auto";
-  return {
-    name,
-    transport,
-    status,
-    tools: 0,
-    prompts: 0,
-    resources: false,
-    error,
-    target: url ?? [typeof e.command === "string" ? e.command : "", ...args].join(" ").trim(),
-  };
+  return { transport, target: url ?? [typeof e.command === "string" ? e.command : "", ...args].join(" ").trim() };
+}
+
+/** What the trust question shows for a server: what it runs, or where it connects (with the user's tokens). */
+function describeServer(raw: unknown): string {
+  const { transport, target } = serverTarget(raw);
+  return transport === "stdio" ? `runs ${target}` : `connects to ${target}`;
+}
+
+/** Status of a server that never gets a connection: disabled, or rejected by config validation. */
+function staticStatus(name: string, raw: unknown, status: "disabled" | "failed", error?: string): McpServerStatus {
+  return { name, ...serverTarget(raw), status, tools: 0, prompts: 0, resources: false, error };
+}
+
+/** `.mcp.json` is the folder's file: a server of it runs (or gets the user's tokens) only as far as the folder is trusted. */
+function admitServers(servers: Record<string, unknown>, file: string, trust: ConfigTrust): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(servers)) {
+    if (trust.admit({ kind: "MCP server", name, file, value, detail: describeServer(value) })) out[name] = value;
+  }
+  return out;
 }
 
 export default definePlugin(() => {
@@ -50,12 +61,13 @@ export default definePlugin(() => {
   return {
     name: "mcp",
     // Each server entry is checked on its own by parseServers, so one bad entry never costs the others.
-    configSections: { mcpServers: { schema: z.record(z.string(), z.unknown()), merge: "entries" } },
+    // From a folder the user has not trusted, no server loads: each is asked about on its own.
+    configSections: { mcpServers: { schema: z.record(z.string(), z.unknown()), merge: "entries", trust: { entries: "MCP server", describe: describeServer } } },
     cli: [mcpCli],
     async config(config, env) {
       const file = mcpJsonPath(env.projectRoot);
       const read = await readMcpJsonServers(file);
-      const fromFile = read?.servers;
+      const fromFile = read?.servers && admitServers(read.servers, file, env.trust);
       tooDeep = read?.tooDeep ?? new Map();
       // What servers are given in env and headers is secret wherever it shows up later.
       const declare = (value: string, label: string) => env.addSecret(value, label);

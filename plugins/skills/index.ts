@@ -49,7 +49,8 @@ export default definePlugin({
   // Every handler runs after the other plugins': the `/<skill>` commands lose any name clash, the
   // catalog sees every skill registered, and it is appended after others edited the system prompt.
   enforce: "post",
-  configSections: { skills: { schema: SkillsConfigSchema } },
+  // Which skills show and which go in every request: text, nothing that runs or widens.
+  configSections: { skills: { schema: SkillsConfigSchema, trust: "inert" } },
   cli: [skillsCli],
   setup(ctx: PluginContext) {
     const runtime = new SkillsRuntime(ctx);

@@ -125,6 +125,11 @@ export class SkillLoader {
     const lines = [`This skill lists allowed-tools: ${listed.join(" ")}.`];
     if (mapped.dropped.length) lines.push(`Ignored (no such tool here): ${mapped.dropped.join(", ")}.`);
     if (!mapped.rules.length) return lines.join("\n");
+    // A skill of a folder the user has not trusted is text: it grants nothing.
+    if (skill.meta?.scope === "project" && !this.ctx.trust.trusted) {
+      lines.push("They were not granted: this project folder is not trusted, so calls to them need permission as usual.");
+      return lines.join("\n");
+    }
     const rules = mapped.rules.join(", ");
     let grant = this.grants.get(skill.name);
     const asked = grant !== undefined;

@@ -40,7 +40,7 @@ export default definePlugin({
   name: "tool-search",
   // After the other plugins have shaped the request (its tools come from the registry as they are then).
   enforce: "post",
-  configSections: { toolSearch: { schema: ToolSearchConfigSchema } },
+  configSections: { toolSearch: { schema: ToolSearchConfigSchema, trust: "inert" } },
   setup(ctx: PluginContext) {
     const c = ctx.config.toolSearch ?? {};
     const settings: SearchSettings = { ...DEFAULTS, ...Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) };

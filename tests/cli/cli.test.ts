@@ -364,6 +364,7 @@ describe.concurrent("agent plugins, config, doctor, audit", () => {
     expect(json(j)).toEqual({
       files: [file],
       projectRoot: p.dir,
+      trust: { state: "trusted", notLoaded: [] },
       config: {
         model: "openai:gpt-5.4",
         plugins: [[p.path("testkit.mjs"), { prefix: "" }]],

@@ -63,6 +63,9 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}, home: s
     env[k] = v;
   }
   env.AGENT_CONFIG_HOME = path.join(home, ".no-user-config");
+  // The test's project is the user's own, trusted; the trust tests pass AGENT_TRUST: undefined.
+  env.AGENT_TRUST = "1";
+  for (const [k, v] of Object.entries(extra)) if (v === undefined && Object.hasOwn(extra, k)) delete env[k];
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }

@@ -21,7 +21,7 @@ export interface RunCliOptions {
   timeoutMs?: number;
 }
 
-/** Environment for the child: no AGENT_* or CI variables from the outer shell, colors off. */
+/** Environment for the child: no AGENT_* or CI variables from the outer shell (but AGENT_TRUST=1), colors off. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
@@ -29,6 +29,8 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
     env[k] = v;
   }
   env.NO_COLOR = "1";
+  // A test's project is the user's own, trusted; the trust tests pass AGENT_TRUST: undefined.
+  env.AGENT_TRUST = "1";
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;

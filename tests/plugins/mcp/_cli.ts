@@ -35,7 +35,8 @@ export function project(files: Record<string, string | object> = {}): Project {
 function env(p: Project, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("AGENT_") && !k.startsWith("VITEST") && k !== "NODE_OPTIONS" && k !== "CI") out[k] = v;
-  return { ...out, AGENT_CONFIG_HOME: p.configHome, NO_COLOR: "1", ...extra };
+  // The test project is the user's own: trusted.
+  return { ...out, AGENT_CONFIG_HOME: p.configHome, NO_COLOR: "1", AGENT_TRUST: "1", ...extra };
 }
 
 /** Start `agent <args>` (not waiting). */

@@ -1,0 +1,9 @@
+/** Where the user's own config lives: `$AGENT_CONFIG_HOME`, else `$XDG_CONFIG_HOME/agent`, else `~/.config/agent`. */
+import { homedir } from "node:os";
+import path from "node:path";
+
+export function defaultUserConfigDir(): string {
+  if (process.env.AGENT_CONFIG_HOME) return process.env.AGENT_CONFIG_HOME;
+  const xdg = process.env.XDG_CONFIG_HOME || path.join(homedir(), ".config");
+  return path.join(xdg, "agent");
+}
