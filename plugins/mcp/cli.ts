@@ -25,16 +25,23 @@ function timeOf(s: McpServerStatus): string {
   return s.connectMs === undefined ? "-" : `${s.connectMs} ms`;
 }
 
+/** Servers in the folder's files that its trust held back (an untrusted folder, or added since the decision). */
+async function heldBack(ctx: Ctx): Promise<{ name: string; file: string; detail?: string }[]> {
+  return (await ctx.prepare()).trust.skipped.filter((i) => i.kind === "MCP server");
+}
+
 export async function list(ctx: Ctx<{ json?: boolean }>): Promise<number> {
   const json = !!ctx.values.json;
   const host = await openHost(ctx, json);
   const servers = getMcpStatus(host);
+  const held = await heldBack(ctx);
   if (json) {
     ctx.printJson(servers);
     return ExitCode.OK;
   }
+  const heldLine = held.length ? `Not loaded (the folder's trust does not cover them; agent trust loads them): ${held.map((h) => h.name).join(", ")}.` : "";
   if (!servers.length) {
-    ctx.print("No MCP servers configured. Add one with: agent mcp add <name> -- <command> [args...]");
+    ctx.print(heldLine || "No MCP servers configured. Add one with: agent mcp add <name> -- <command> [args...]");
     return ExitCode.OK;
   }
   const status = (s: McpServerStatus) => (s.auth?.state === "needs-login" ? "needs login" : s.status);
@@ -42,7 +49,7 @@ export async function list(ctx: Ctx<{ json?: boolean }>): Promise<number> {
   ctx.print(ctx.table(rows, ["NAME", "TRANSPORT", "STATUS", "TOOLS", "AUTH", "TIME", "DETAIL"]));
   const count = (state: string) => servers.filter((s) => s.status === state).length;
   const parts = [`${count("connected")} connected`, count("failed") && `${count("failed")} failed`, count("disabled") && `${count("disabled")} disabled`].filter(Boolean);
-  ctx.print(`\n${servers.length} server${servers.length === 1 ? "" : "s"}: ${parts.join(", ")}.`);
+  ctx.print(`\n${servers.length} server${servers.length === 1 ? "" : "s"}: ${parts.join(", ")}.${heldLine ? `\n${heldLine}` : ""}`);
   return ExitCode.OK;
 }
 
@@ -64,6 +71,8 @@ export async function get(ctx: Ctx<{ json?: boolean }>): Promise<number> {
   const servers = getMcpStatus(host);
   const status = servers.find((s) => s.name === name);
   if (!status) {
+    const held = (await heldBack(ctx)).find((h) => h.name === name);
+    if (held) throw new AgentError("E_USAGE", `MCP server "${name}" (${held.file}) was not loaded: the folder's trust does not cover it. Trust the folder with: agent trust`);
     throw new AgentError("E_USAGE", `no MCP server named "${name}". ${servers.length ? `Configured: ${servers.map((s) => s.name).join(", ")}.` : "None is configured."}`);
   }
   const tools = host.tools.list().filter((t) => t.source === `mcp:${name}`);

@@ -219,6 +219,13 @@ describe("an untrusted folder widens nothing", () => {
     expect(d.stdout).toMatch(/MCP server\s+evilstdio: runs node -e/);
     expect(d.stdout).toMatch(/hooks\s+PreToolUse: on PreToolUse runs/);
     expect(d.stdout).not.toContain("sk-user-own");
+    // agent mcp names the servers it did not start, and why, rather than "none configured".
+    const list = await run(["mcp", "list"], dir());
+    expect(list.stdout).toMatch(/Not loaded .*agent trust.*evilstdio, evilremote/);
+    const get = await run(["mcp", "get", "evilstdio"], dir());
+    expect(get.code).toBe(2);
+    expect(get.stderr).toContain('MCP server "evilstdio"');
+    expect(get.stderr).toContain("agent trust");
   }, 60_000);
 
   it("a skill's allowed-tools and a command's ! lines of the folder are not granted or run", async () => {
