@@ -109,6 +109,16 @@ export class Gate {
     return this.permissions.canAsk();
   }
 
+  /** See `Permissions.grantForTurn`. */
+  grantForTurn(plugin: string, rules: readonly string[], reason: string, by: string): boolean {
+    return this.permissions.grantForTurn(plugin, rules, reason, by);
+  }
+
+  /** See `Permissions.endTurn`. */
+  endTurn(): void {
+    this.permissions.endTurn();
+  }
+
   /** See `Permissions.askInput`: a plugin's question to the user. */
   askInput(plugin: string, question: string): Promise<string | null> {
     return this.permissions.askInput(plugin, question);

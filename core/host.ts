@@ -27,6 +27,7 @@ import { ToolSources } from "./tool-sources.js";
 import { SessionLifecycle } from "./session-lifecycle.js";
 import { PERMISSION_MODES, type Logger, type PermissionMode } from "./types.js";
 import { createWorkspaceHandle } from "./workspace.js";
+import type { TrustItemInput } from "./trust.js";
 
 /** Read config and load plugins without setting anything up; `open()` finishes the job. */
 export function prepareHost(options: CreateHostOptions = {}): Promise<PreparedHost> {
@@ -246,7 +247,12 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     session,
     async run(prompt, runOptions) {
       const { runAgent } = await import("./loop.js");
-      return runAgent(host, hooks, control, prompt, runOptions);
+      try {
+        return await runAgent(host, hooks, control, prompt, runOptions);
+      } finally {
+        // A turn's grants (a trusted folder's command's allowed-tools) end with the run they were for.
+        gate.endTurn();
+      }
     },
     close() {
       closed ??= (async () => {
@@ -283,7 +289,11 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       audit.write({ kind: "grant", source: plugin, name: real, outcome: "read-only", detail: { reason } });
       return real;
     },
-    requestGrant: (plugin, rules, reason) => gate.requestGrant(plugin, rules, reason, config.permissions?.grants ?? "ask"),
+    requestGrant: (plugin, rules, reason, part) => {
+      // A part of a folder the user trusted (and as it was when trusted) applies for its turn, as in Claude Code.
+      if (part && state.loaded.trust.covers(part)) return Promise.resolve(gate.grantForTurn(plugin, rules.filter((r): r is string => typeof r === "string"), reason, `trusted folder: ${part.file}`));
+      return gate.requestGrant(plugin, rules, reason, config.permissions?.grants ?? "ask");
+    },
     askUser: (plugin, question) => gate.askInput(plugin, question),
     canAskUser: () => gate.canAsk(),
     stopRun: (plugin, reason) => {
@@ -327,7 +337,7 @@ interface SetupParts {
   registries: Registries;
   sources: ToolSources;
   addReadRoot(plugin: string, dir: string, reason: string): string;
-  requestGrant(plugin: string, rules: readonly unknown[], reason: string): Promise<boolean>;
+  requestGrant(plugin: string, rules: readonly unknown[], reason: string, part?: TrustItemInput): Promise<boolean>;
   askUser(plugin: string, question: string): Promise<string | null>;
   canAskUser(): boolean;
   stopRun(plugin: string, reason: string): boolean;
@@ -336,9 +346,10 @@ interface SetupParts {
 /** One plugin's `setup` (bounded), then its object's handlers tapped. A failure removes all it registered. */
 async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
   const { view, state, registrars, logFor, processes, report, emit, audit, workspace, config, registries } = parts;
-  const requestGrant = (r: { rules: string[]; reason: string }) => {
+  const requestGrant = (r: { rules: string[]; reason: string; part?: TrustItemInput }) => {
     const rules: unknown = r && typeof r === "object" ? r.rules : undefined;
-    return parts.requestGrant(p.name, Array.isArray(rules) ? rules : [], String(r?.reason ?? ""));
+    const part = r && typeof r === "object" && r.part && typeof r.part === "object" ? r.part : undefined;
+    return parts.requestGrant(p.name, Array.isArray(rules) ? rules : [], String(r?.reason ?? ""), part);
   };
   const plugin = p.plugin as Plugin<any>;
   const regs = registrars(p.name);

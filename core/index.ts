@@ -150,7 +150,7 @@ export { closestNames, editDistance } from "./suggest.js";
 export { hostVersion } from "./version.js";
 export { tooDeep, MAX_CONFIG_DEPTH } from "./depth.js";
 export { parseJson, parseJsonConfig, parseJsonLines, JsonSyntaxError } from "./json.js";
-export { writeFileAtomic } from "./atomic-write.js";
+export { writeFileAtomic, openPrivateAppend, SECRET_FILE_MODE, type SharedFileMode } from "./atomic-write.js";
 export { oneLine } from "./one-line.js";
 export { picomatch } from "./glob.js";
 export { parseSkillFile, type SkillFile, type ParsedSkill } from "./skill-file.js";

@@ -56,6 +56,10 @@ export class Permissions {
   asker: PermissionAsker | undefined;
   /** Rules granted with "allow always for this session". */
   private readonly sessionAllow: ParsedRule[] = [];
+  /** Rules granted until the end of the current (or next) run: a trusted folder's command's allowed-tools. */
+  private readonly turnAllow: ParsedRule[] = [];
+  /** Bumped whenever a grant is added or a turn's grants end: cached verdicts are keyed by it. */
+  private grantsVersion = 0;
   /** `tool\0subject` of each subject the user allowed "always" in a question: names it exactly, for protected paths. */
   private readonly sessionExact = new Set<string>();
   /**
@@ -98,10 +102,36 @@ export class Permissions {
       decision = isAllow(answer) ? "allow" : "deny";
       by = "user";
     }
-    if (decision === "allow") this.sessionAllow.push(...list.map(parseRule));
+    if (decision === "allow") {
+      this.sessionAllow.push(...list.map(parseRule));
+      this.grantsVersion++;
+    }
     this.deps.audit.write({ kind: "grant", source: plugin, name: list.join(", "), decision, by, outcome: decision === "allow" ? "granted" : "refused", detail: { reason } });
     this.deps.emit({ type: "permission_grant", plugin, rules: list, reason, decision, by });
     return decision === "allow";
+  }
+
+  /**
+   * Allow `rules` until the current run ends (or, between runs, the next one), without asking: the host
+   * calls this for a part of a folder the user trusted (a Markdown command's `allowed-tools`), as Claude
+   * Code applies them for that command's turn. Bounded like any grant: deny rules, ask rules and plan
+   * mode still win. Audited and emitted.
+   */
+  grantForTurn(plugin: string, rules: readonly string[], reason: string, by: string): boolean {
+    const list = rules.filter((r) => PermissionRuleSchema.safeParse(r).success);
+    if (!list.length || list.length !== rules.length) return false;
+    this.turnAllow.push(...list.map(parseRule));
+    this.grantsVersion++;
+    this.deps.audit.write({ kind: "grant", source: plugin, name: list.join(", "), decision: "allow", by, outcome: "granted", detail: { reason, until: "end of turn" } });
+    this.deps.emit({ type: "permission_grant", plugin, rules: list, reason, decision: "allow", by });
+    return true;
+  }
+
+  /** A run ended: the grants of its turn end with it. */
+  endTurn(): void {
+    if (!this.turnAllow.length) return;
+    this.turnAllow.length = 0;
+    this.grantsVersion++;
   }
 
   /** Whether a question would reach someone (an asker is installed: a terminal). */
@@ -203,7 +233,7 @@ export class Permissions {
   private exactlyAllowed(tool: ToolEntry, subject: string | undefined, kind: SubjectKind): boolean {
     if (subject === undefined) return false;
     if (this.sessionExact.has(`${tool.name}\u0000${subject}`)) return true;
-    return [...this.deps.rules.allow, ...this.sessionAllow].some((r) => namesExactly(r, tool.view, subject, kind));
+    return [...this.deps.rules.allow, ...this.sessionAllow, ...this.turnAllow].some((r) => namesExactly(r, tool.view, subject, kind));
   }
 
   /** `permission` handlers vote (and may rewrite) first; the rules then decide on the final input. */
@@ -242,10 +272,11 @@ export class Permissions {
   private verdict(tool: ToolEntry, subjects: string[] | undefined): Verdict {
     const kind = tool.definition.subjectKind === "path" ? "path" : "text";
     const v = decide(this.deps.rules, this.mode, tool.view, tool.risk, subjects, kind);
-    if (v.decision === "ask" && this.sessionAllow.length) {
-      // Answers of "always this session" combine with the config's allow rules to cover every part of a call.
-      const granted = allowCoverage([...this.sessionAllow, ...this.deps.rules.allow], tool.view, subjects, kind);
-      if (granted) return { decision: "allow", by: `session:${granted.map((r) => r.raw).join(", ")}` };
+    if (v.decision === "ask" && (this.sessionAllow.length || this.turnAllow.length)) {
+      // Answers of "always this session" (and a turn's grants) combine with the config's allow rules to cover every part of a call.
+      const granted = allowCoverage([...this.sessionAllow, ...this.turnAllow, ...this.deps.rules.allow], tool.view, subjects, kind);
+      const turn = granted?.some((r) => this.turnAllow.includes(r));
+      if (granted) return { decision: "allow", by: `${turn ? "turn" : "session"}:${granted.map((r) => r.raw).join(", ")}` };
     }
     return v;
   }
@@ -253,7 +284,7 @@ export class Permissions {
   /** The verdict for a call; for a tool without a permission subject, the one computed for the same rules, mode and grants. */
   private cachedVerdict(tool: ToolEntry): Verdict {
     const { rules } = this.deps;
-    const grants = this.sessionAllow.length;
+    const grants = this.grantsVersion;
     const c = this.verdicts.get(tool);
     if (c && c.rules === rules && c.mode === this.mode && c.risk === tool.risk && c.grants === grants) return c.verdict;
     const verdict = this.verdict(tool, undefined);
@@ -354,6 +385,7 @@ export class Permissions {
     const always = answer === "allow_session" || (answer === "allow_project" && exact.length > 0);
     if (always && suggestedRules.length) {
       this.sessionAllow.push(...(subjects ? subjects.map((s) => exactRule(tool.name, s)) : suggestedRules.map(parseRule)));
+      this.grantsVersion++;
       for (const s of subjects ?? []) this.sessionExact.add(`${tool.name}\u0000${s}`);
     } else if (isAllow(answer)) answer = "allow_once";
     const decision = isAllow(answer) ? "allow" : "deny";

@@ -24,7 +24,7 @@ import type {
   UserPromptInfo,
 } from "./hook-types.js";
 import type { PluginHost } from "./host-types.js";
-import type { ConfigTrust, FolderTrustView } from "./trust.js";
+import type { ConfigTrust, FolderTrustView, TrustItemInput } from "./trust.js";
 import type { ModelProvider, ModelRequest } from "./model.js";
 import type {
   AuditKind,
@@ -241,8 +241,13 @@ export interface PluginContext<O = Record<string, unknown>> {
    * Ask to allow `rules` (config syntax) for the rest of the session, e.g. a skill's `allowed-tools`.
    * Config `permissions.grants` decides: `ask` (default) puts the question to the user (refused with no
    * terminal), `allow` grants, `deny` refuses. Resolves true when granted; audited and emitted either way.
+   * With `part`, the rules come from a file of the project folder (a Markdown command's `allowed-tools`,
+   * the part your `config` hook named to `env.trust.admit`): when the user trusted the folder with that
+   * part as it is now, they are granted without asking, for the current (or next) run only, as Claude Code
+   * applies a command's allowed-tools for its turn. Otherwise the usual question. A grant never beats a
+   * deny rule, an ask rule or plan mode.
    */
-  requestGrant(request: { rules: string[]; reason: string }): Promise<boolean>;
+  requestGrant(request: { rules: string[]; reason: string; part?: TrustItemInput }): Promise<boolean>;
   /**
    * Ask the user one line of text (an MCP server's form field, a confirmation), through the host's
    * prompt: in the interactive session inline, in `agent run`/`agent call` on the terminal. Resolves

@@ -6,7 +6,7 @@
  * digests of the folder's widening parts are kept, so a part added later is held back until trusted again.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { writeFileAtomic } from "./atomic-write.js";
@@ -197,6 +197,19 @@ export class FolderTrust implements ConfigTrust {
    */
   vouchIfWritten(file: string): void {
     if (this.localWrite && contentDigest(file) === this.localWrite) this.vouched.add(file);
+  }
+
+  /**
+   * Whether a part a plugin names is one the user trusted as it is now: a file inside the folder, the
+   * folder trusted, and (with a fingerprint) the part's digest in it. Asks nothing, records nothing.
+   */
+  covers(input: TrustItemInput): boolean {
+    if (!this.trusted || typeof input?.file !== "string") return false;
+    const rel = path.relative(this.given, path.resolve(this.given, input.file));
+    if (!rel || rel.startsWith("..") || path.isAbsolute(rel) || !existsSync(path.resolve(this.given, input.file))) return false;
+    if (!this.known) return true;
+    const item: TrustItem = { kind: String(input.kind), name: String(input.name), file: String(input.file) };
+    return this.known.has(itemDigest(item, input.value, this.given));
   }
 
   /** What the plugins are shown: the decision, no way to change it. */

@@ -4,9 +4,9 @@
  * `tool_result` blocks), so a script that reads the last message works. Written only when a hook is
  * about to run (appended; rewritten when the conversation was cleared), under `.agent/transcripts/`.
  */
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import type { ModelMessage, PluginContext } from "../../core/index.js";
+import { SECRET_FILE_MODE, writeFileAtomic, type ModelMessage, type PluginContext } from "../../core/index.js";
 
 export class Transcript {
   private written = 0;
@@ -32,7 +32,8 @@ export class Transcript {
       if (this.writtenFor !== file || messages.length < this.written || !existsSync(file)) {
         this.writtenFor = file;
         mkdirSync(path.dirname(file), { recursive: true });
-        writeFileSync(file, "", { mode: 0o600 });
+        // The conversation may hold secrets: 0600 whatever the umask, an older 0644 file included.
+        writeFileAtomic(file, "", SECRET_FILE_MODE);
         this.written = 0;
       }
       if (messages.length > this.written) {

@@ -10,8 +10,9 @@
  * reported here, with both paths.
  */
 import os from "node:os";
-import { definePlugin, type CommandDefinition, type PluginContext } from "../../core/index.js";
+import { definePlugin, type CommandDefinition, type ConfigEnv, type PluginContext } from "../../core/index.js";
 import { commandRoots, discoverCommands, type FoundCommand } from "./discover.js";
+import { grantPart } from "./grant-part.js";
 import type { RunState } from "./run.js";
 
 function definition(found: FoundCommand, ctx: PluginContext, state: () => Promise<RunState>): CommandDefinition {
@@ -29,9 +30,23 @@ function definition(found: FoundCommand, ctx: PluginContext, state: () => Promis
   };
 }
 
+/**
+ * A project command's `allowed-tools` are a part of the folder the user decides on with its trust: named
+ * here, so the trust question and `agent doctor` show them and the decision covers them as they are.
+ */
+async function admitCommandGrants(env: ConfigEnv): Promise<void> {
+  const roots = commandRoots({ projectRoot: env.projectRoot, userConfigDir: undefined, home: os.homedir() }).filter((r) => r.scope === "project");
+  const found = await discoverCommands(roots);
+  if (!found.commands.some((c) => c.parsed.allowedTools.length)) return;
+  for (const c of found.commands) if (c.parsed.allowedTools.length) env.trust.admit(grantPart(c, c.parsed.allowedTools));
+}
+
 export default definePlugin({
   name: "markdown-commands",
   enforce: "pre",
+  async config(_config, env) {
+    await admitCommandGrants(env);
+  },
   setup(ctx) {
     let state: Promise<RunState> | undefined;
     const runState = () => (state ??= import("./run.js").then((m) => m.newRunState()));

@@ -8,6 +8,7 @@ import { toolRules } from "../../core/index.js";
 import { argumentValues } from "./arguments.js";
 import { loadCommand, type FoundCommand } from "./discover.js";
 import { expandBody } from "./expand.js";
+import { grantPart } from "./grant-part.js";
 
 export interface RunState {
   /** Grant answers by session, command and rules: each is asked once. */
@@ -20,7 +21,12 @@ export function newRunState(): RunState {
   return { grants: new Map(), told: new Set() };
 }
 
-function grantFor(rules: string[], name: string, cctx: CommandContext, plugin: PluginContext, state: RunState): Promise<boolean> {
+function grantFor(rules: string[], found: FoundCommand, allowedTools: string[], cctx: CommandContext, plugin: PluginContext, state: RunState): Promise<boolean> {
+  const name = found.name;
+  // A trusted folder's own command: its allowed-tools apply for its turn (each run asks the host again).
+  if (found.root.scope === "project" && plugin.trust.trusted) {
+    return plugin.requestGrant({ rules, reason: `command /${name} lists allowed-tools`, part: grantPart(found, allowedTools) });
+  }
   const key = [cctx.host.sessionId, name, ...rules].join("\n");
   let answer = state.grants.get(key);
   if (!answer) {
@@ -53,7 +59,7 @@ export async function runMarkdownCommand(found: FoundCommand, args: string, cctx
       once(`dropped\n${name}\n${dropped.join("\n")}`, () => plugin.log.warn(`/${name}: allowed-tools ${dropped.join(", ")} name no tool here; dropped.`));
     }
     // Only the user's own invocation may widen permissions; a command run by code gets the usual rules.
-    const granted = rules.length > 0 && cctx.byUser && (await grantFor(rules, name, cctx, plugin, state));
+    const granted = rules.length > 0 && cctx.byUser && (await grantFor(rules, found, cmd.allowedTools, cctx, plugin, state));
     if (rules.length && !granted) notes.push(`/${name}: allowed-tools ${rules.join(", ")} not granted; its ! commands ran under the usual permission rules.`);
   }
   const values = argumentValues(found.root.dialect, args, cmd.argumentNames, cctx.host.sessionId);

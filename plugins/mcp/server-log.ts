@@ -7,10 +7,11 @@
  * is redacted first (secrets the user gave servers in `env` / `headers`, tokens by shape), a line at a
  * time, so a secret split across two reads of stderr is still caught.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, renameSync, writeSync } from "node:fs";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
-import { redactString } from "../../core/index.js";
+// A server may print its tokens: the log is 0600 whatever the umask, an older 0644 one narrowed.
+import { openPrivateAppend, redactString } from "../../core/index.js";
 
 export const MAX_LOG_BYTES = 1024 * 1024;
 /** A partial line longer than this is written without waiting for its end. */
@@ -96,7 +97,7 @@ export class ServerLog {
 
   private open(): void {
     mkdirSync(path.dirname(this.file), { recursive: true });
-    this.fd = openSync(this.file, "a", 0o600);
+    this.fd = openPrivateAppend(this.file);
     // A file an earlier session left near the limit is rotated by the first write that would pass it.
     this.size = fstatSync(this.fd).size;
   }
@@ -104,7 +105,7 @@ export class ServerLog {
   private rotate(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     renameSync(this.file, `${this.file}.1`);
-    this.fd = openSync(this.file, "a", 0o600);
+    this.fd = openPrivateAppend(this.file);
     this.size = 0;
   }
 }

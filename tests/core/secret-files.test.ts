@@ -13,6 +13,7 @@ import { writeFileAtomic } from "../../core/index.js";
 import { readSession, repairSession, SessionWriter, sessionFile } from "../../core/session-store.js";
 import { OAuthStore } from "../../plugins/mcp/oauth-store.js";
 import { writeCachedTools } from "../../plugins/mcp/tool-cache.js";
+import { ServerLog } from "../../plugins/mcp/server-log.js";
 import type { ServerConfig } from "../../plugins/mcp/config.js";
 import { cleanEnv, type CliResult } from "../helpers/cli.js";
 import { assertBuilt, DIST_CLI } from "../helpers/paths.js";
@@ -208,6 +209,21 @@ describe("the writers themselves, with process.umask(0)", () => {
     expect(readFileSync(path.join(dir, file!), "utf8")).toContain('"k2"');
     expect(octal(path.join(dir, file!))).toBe("600");
     expect(readdirSync(dir)).toEqual([file]);
+  });
+
+  test("an MCP server's log: 0600 when new, an old 0644 one narrowed before it is appended to", () => {
+    const dir = tempDir("agent-serverlog-");
+    const file = path.join(dir, "logs", "demo.log");
+    const first = new ServerLog(file);
+    underUmask0(() => first.note("started"));
+    first.close();
+    expect(octal(file)).toBe("600");
+    chmodSync(file, 0o644);
+    const again = new ServerLog(file);
+    underUmask0(() => again.note("started again"));
+    again.close();
+    expect(octal(file)).toBe("600");
+    expect(readFileSync(file, "utf8")).toContain("started again");
   });
 
   test("local settings written by the permission prompt's 'always for this project' (addLocalAllowRules) are 0600 too", async () => {

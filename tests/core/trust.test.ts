@@ -5,7 +5,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { addLocalAllowRules, prepareHost, trustDecision, trustedFolders, trustPreparedFolder, untrustFolder, type TrustItem } from "../../core/index.js";
+import { addLocalAllowRules, createHost, prepareHost, trustDecision, type PluginContext, trustedFolders, trustPreparedFolder, untrustFolder, type TrustItem } from "../../core/index.js";
 import { cleanupTemp, tempDir, tempProject } from "../helpers/project.js";
 
 afterAll(cleanupTemp);
@@ -196,3 +196,31 @@ describe("the decision", () => {
     }
   });
 });
+
+describe("a grant for a part the user trusted", () => {
+  it("lasts until the run ends, needs the part inside the trusted folder, and is refused untrusted", async () => {
+    const p = tempProject({ ".claude/commands/x.md": "---\nallowed-tools: Bash(echo:*)\n---\nx\n" });
+    let ctx: PluginContext | undefined;
+    const spy = { name: "spy", setup: (c: PluginContext) => void (ctx = c) };
+    const part = { kind: "command allowed-tools", name: "/x", file: p.path(".claude/commands/x.md"), value: ["Bash(echo:*)"] };
+    const host = await createHost({ cwd: p.dir, userConfigDir: p.configHome, trust: true, builtins: [{ name: "tools", load: async () => (await import("../../plugins/tools/index.js")).default }], plugins: [spy] });
+    try {
+      const echo = () => host.tools.call("run_command", { command: "echo hi" });
+      expect((await echo()).outcome).toBe("denied");
+      expect(await ctx!.requestGrant({ rules: ["run_command(echo:*)"], reason: "test", part: { ...part, file: "/etc/hosts" } })).toBe(false);
+      expect(await ctx!.requestGrant({ rules: ["run_command(echo:*)"], reason: "test", part })).toBe(true);
+      expect((await echo()).outcome).toBe("ok");
+      await host.run("no model: the run ends at once").catch(() => {});
+      expect((await echo()).outcome).toBe("denied");
+    } finally {
+      await host.close();
+    }
+    const untrusted = await createHost({ cwd: p.dir, userConfigDir: p.configHome, trust: false, plugins: [spy] });
+    try {
+      expect(await ctx!.requestGrant({ rules: ["run_command(echo:*)"], reason: "test", part })).toBe(false);
+    } finally {
+      await untrusted.close();
+    }
+  });
+});
+

@@ -1,4 +1,7 @@
-/** `allowed-tools`: Claude Code names mapped to ours, asked as a session grant before any `!` runs. */
+/**
+ * `allowed-tools`: Claude Code names mapped to ours, before any `!` runs. A user command's are asked as a
+ * session grant; a trusted project folder's own command applies its for its turn (see the last tests).
+ */
 import { existsSync } from "node:fs";
 import { expect, test } from "vitest";
 import { md, mdHost, useMdHosts } from "./_helpers.js";
@@ -8,7 +11,7 @@ useMdHosts();
 const TOUCH = md("Made: !`touch granted.txt && echo yes`", { "allowed-tools": "Bash(touch:*), Bash(echo:*), Task, WebFetch" });
 
 test("granted with permissions.grants: allow, the ! command runs without a rule; asked once per session", async () => {
-  const t = await mdHost({ ".claude/commands/make.md": TOUCH }, { config: { permissions: { grants: "allow" } } });
+  const t = await mdHost({}, { homeFiles: { ".claude/commands/make.md": TOUCH }, config: { permissions: { grants: "allow" } } });
   const first = await t.run("/make");
   expect(first).toEqual({ prompt: "Made: yes" });
   expect(existsSync(t.project.path("granted.txt"))).toBe(true);
@@ -20,7 +23,7 @@ test("granted with permissions.grants: allow, the ! command runs without a rule;
 });
 
 test("refused headless by default: the ! command is denied, the user is told, and it is asked only once", async () => {
-  const t = await mdHost({ ".claude/commands/make.md": TOUCH });
+  const t = await mdHost({}, { homeFiles: { ".claude/commands/make.md": TOUCH } });
   const r = await t.run("/make");
   expect(r.prompt).toMatch(/^Made: \[!`touch granted\.txt && echo yes` was not run: Permission denied/);
   expect(r.output).toBe("/make: allowed-tools run_command(touch:*), run_command(echo:*) not granted; its ! commands ran under the usual permission rules.");
@@ -32,8 +35,9 @@ test("refused headless by default: the ! command is denied, the user is told, an
 test("the user is asked in a terminal, once; a command run by code never asks", async () => {
   const asked: unknown[] = [];
   const t = await mdHost(
-    { ".agent/commands/make.md": md("Touched: !`touch asked.txt`", { "allowed-tools": "run_command(touch:*)" }) },
+    {},
     {
+      userFiles: { "commands/make.md": md("Touched: !`touch asked.txt`", { "allowed-tools": "run_command(touch:*)" }) },
       askPermission: async (req) => {
         asked.push(req);
         return "allow_once";
@@ -46,6 +50,28 @@ test("the user is asked in a terminal, once; a command run by code never asks", 
   await t.run("/make");
   await t.run("/make");
   expect(asked).toEqual([{ kind: "grant", plugin: "markdown-commands", rules: ["run_command(touch:*)"], reason: "command /make lists allowed-tools" }]);
+});
+
+test("a trusted project folder's command applies its allowed-tools for its turn, without asking, headless too", async () => {
+  const asked: unknown[] = [];
+  const t = await mdHost({ ".claude/commands/make.md": TOUCH }, { trust: true, askPermission: async (req) => (asked.push(req), "deny") });
+  expect((await t.run("/make")).prompt).toBe("Made: yes");
+  expect(existsSync(t.project.path("granted.txt"))).toBe(true);
+  await t.host.run("the turn ends (no model here)").catch(() => {});
+  expect((await t.host.tools.call("run_command", { command: "touch again.txt" })).outcome).toBe("denied");
+  expect((await t.run("/make")).prompt).toBe("Made: yes");
+  expect(asked.filter((q) => (q as { kind?: string }).kind === "grant")).toEqual([]);
+  const grants = t.audit().filter((r) => r.kind === "grant");
+  expect(grants.map((g) => [g.outcome, g.detail?.until])).toEqual([["granted", "end of turn"], ["granted", "end of turn"]]);
+  expect(grants[0].by).toContain(".claude/commands/make.md");
+});
+
+test("an untrusted folder's command grants nothing and runs no ! command", async () => {
+  const t = await mdHost({ ".claude/commands/make.md": TOUCH }, { trust: false, config: { permissions: { grants: "allow" } } });
+  const r = await t.run("/make");
+  expect(r.prompt).toMatch(/^Made: \[!`touch granted\.txt && echo yes` was not run: this folder is not trusted/);
+  expect(existsSync(t.project.path("granted.txt"))).toBe(false);
+  expect(t.audit().filter((x) => x.kind === "grant")).toEqual([]);
 });
 
 test("a model in the frontmatter is not supported yet: said once, and the prompt is still returned", async () => {
