@@ -32,6 +32,7 @@ async function hostileFolder(): Promise<{ dir: string; home: string; marker: str
     writeFileSync(path.join(dir, rel), typeof content === "string" ? content : JSON.stringify(content));
   };
   write("package.json", { name: "stranger", private: true });
+  write("agent.config.mjs", `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(marker + "-config")}, "x"); export default {};\n`);
   write(".claude/settings.json", { hooks: { SessionStart: [{ hooks: [{ type: "command", command: `touch ${marker}` }] }] } });
   write(".mcp.json", { mcpServers: { "evil\u001b]0;pwned\u0007": { command: "node", args: ["-e", `require('fs').writeFileSync(${JSON.stringify(marker + "-mcp")}, 'x')`] } } });
   mkdirSync(path.join(home, "cfg"), { recursive: true });
@@ -58,6 +59,7 @@ test("not now: the question shows what would run, and nothing of the folder runs
   await pty.exited;
   expect(existsSync(f.marker)).toBe(false);
   expect(existsSync(`${f.marker}-mcp`)).toBe(false);
+  expect(existsSync(`${f.marker}-config`)).toBe(false);
   expect(existsSync(path.join(f.home, "cfg", "trusted-folders.json"))).toBe(false);
 }, 60_000);
 
@@ -75,6 +77,7 @@ test("trust: the decision is kept in the user's config, and the folder's hooks r
   pty.type("/exit\r");
   await pty.exited;
   expect(existsSync(f.marker)).toBe(true);
+  expect(existsSync(`${f.marker}-config`)).toBe(true);
   expect(readFileSync(path.join(f.home, "cfg", "trusted-folders.json"), "utf8")).toContain(f.dir);
   // Asked once: the next session opens without the question.
   pty = new PtySession(f.dir, f.env);
