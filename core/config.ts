@@ -15,8 +15,9 @@ import { localSettingsPath } from "./local-settings.js";
 import { defaultUserConfigDir } from "./user-config-dir.js";
 import { aliasProblem, expandModelAlias } from "./model-aliases.js";
 import { claudeSettingsFiles, claudeUserDir, readClaudeSettings, type ClaudeSettings, type ConfigOrigin } from "./claude-settings.js";
-import { FolderTrust } from "./trust.js";
-import { fileDigest, narrowFolderConfig } from "./trust-config.js";
+import { FolderTrust, fileDigest } from "./trust.js";
+import { narrowFolderConfig } from "./trust-config.js";
+import { isPlainObject } from "./plain-object.js";
 import type { z } from "zod";
 
 export const CONFIG_SEARCH_PLACES = [
@@ -278,9 +279,7 @@ export function mergeConfig(under: AgentConfig, over: AgentConfig, prefix = ""):
   return out as AgentConfig;
 }
 
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
-}
+export { isPlainObject };
 function isPluginLike(v: Record<string, unknown>): boolean {
   return typeof v.run === "function" || typeof v.setup === "function";
 }

@@ -4,23 +4,13 @@
  * rules, a wider mode, grants, env for commands, plugins, extra roots, the audit, risk overrides, provider
  * endpoints, plugin sections that are not inert) is one trust item, kept only when `FolderTrust` admits it.
  */
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import type { AgentConfig, PluginEntry } from "./config-schema.js";
 import type { PluginConfigSection } from "./plugin-types.js";
-import type { FolderTrust } from "./trust.js";
+import { fileDigest, type FolderTrust } from "./trust.js";
+import { isPlainObject } from "./plain-object.js";
 import type { PermissionMode } from "./types.js";
 
 const MODE_RANK: Record<PermissionMode, number> = { plan: 0, default: 1, acceptEdits: 2, bypass: 3 };
-
-/** A file's content as a digest (a changed code config or local plugin file is a new part); null when unreadable. */
-export function fileDigest(file: string): string | null {
-  try {
-    return createHash("sha256").update(readFileSync(file)).digest("hex");
-  } catch {
-    return null;
-  }
-}
 
 function entrySpec(entry: PluginEntry): { name: string; options: unknown } {
   if (typeof entry === "string") return { name: entry, options: undefined };
@@ -83,10 +73,6 @@ interface FileSection {
   folder?: boolean;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function keep<T>(record: Record<string, T>, ok: (key: string, value: T) => boolean): Record<string, T> {
   return Object.fromEntries(Object.entries(record).filter(([k, v]) => ok(k, v)));
 }
@@ -104,7 +90,7 @@ export function admitFolderSections<S extends FileSection>(raw: S[], sectionOf: 
     }
     const rule = sectionOf(s.key)?.trust;
     if (rule === "inert") out.push(s);
-    else if (rule && isRecord(s.value)) {
+    else if (rule && isPlainObject(s.value)) {
       const kept = keep(s.value, (name, value) => trust.admit({ kind: rule.entries, name, file: s.file, value, ...describe(rule, value, name) }));
       if (Object.keys(kept).length) out.push({ ...s, value: kept });
     } else if (trust.admit({ kind: "config section", name: s.key, file: s.file, value: s.value })) out.push(s);

@@ -196,7 +196,7 @@ export class FolderTrust implements ConfigTrust {
    * anything else (a `git pull` of a committed copy), its parts are checked one by one as any file's.
    */
   vouchIfWritten(file: string): void {
-    if (this.localWrite && contentDigest(file) === this.localWrite) this.vouched.add(file);
+    if (this.localWrite && fileDigest(file) === this.localWrite) this.vouched.add(file);
   }
 
   /**
@@ -245,8 +245,8 @@ export function trustFolder(userConfigDir: string, folder: string, digests: read
   return writeTrustFile(userConfigDir, data);
 }
 
-/** A file's content as a digest; undefined when unreadable. */
-function contentDigest(file: string): string | undefined {
+/** A file's content as a digest (a changed code config or local plugin file is a new part); undefined when unreadable. */
+export function fileDigest(file: string): string | undefined {
   try {
     return createHash("sha256").update(readFileSync(file)).digest("hex");
   } catch {
@@ -264,7 +264,7 @@ export function noteLocalWrite(userConfigDir: string, folder: string, file: stri
     const data = readTrustFile(userConfigDir, true);
     const record = data.folders.find((r) => r.path === realFolder(folder));
     if (!record || !Array.isArray(record.items)) return;
-    record.localWrite = contentDigest(file);
+    record.localWrite = fileDigest(file);
     writeTrustFile(userConfigDir, data);
   } catch {
     /* the decision stays as it was: the new parts are asked about on the next start */
