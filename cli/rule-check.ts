@@ -41,3 +41,20 @@ export function unmatchedRules(host: PluginHost): RuleWarning[] {
   }
   return out;
 }
+
+/** What a deny rule on a shell command cannot see, said once per rule by `agent doctor`. */
+export function shellDenyNotes(host: PluginHost): string[] {
+  const shell = host.tools.list().find((t) => t.name === "run_command");
+  if (!shell) return [];
+  const out: string[] = [];
+  for (const [i, rule] of (host.config.permissions?.deny ?? []).entries()) {
+    const parsed = parsePermissionRule(rule);
+    if (!parsed.pattern || !ruleNamesTool(parsed, shell)) continue;
+    out.push(
+      `permissions.deny[${i}] "${rule}" meets the command however it is spelt, wrapped or nested, but not what an interpreter ` +
+        "does with inline code (python -c, node -e, perl -e, ruby -e, awk 'BEGIN{system(…)}') nor a program's own code (a script, make, git hooks): " +
+        "those are bounded by the OS sandbox, not by rules",
+    );
+  }
+  return out;
+}

@@ -8,6 +8,7 @@
  */
 import { ruleProblem } from "./config-schema.js";
 import { parseRule, type SubjectKind } from "./permissions.js";
+import { isUncertain, plainSubjects } from "./subject-marks.js";
 
 /**
  * Punctuation picomatch may read as syntax (globs, and once a pattern holds an escape, regex groups,
@@ -38,10 +39,11 @@ function pathRule(tool: string, subject: string): string | undefined {
  */
 export function projectRules(toolName: string, subjects: string[] | undefined, kind: SubjectKind): string[] {
   if (!subjects || subjects.length === 0) return [toolName];
+  if (isUncertain(subjects)) return [];
   const out: string[] = [];
-  for (const raw of subjects) {
+  for (const raw of plainSubjects(subjects)) {
     const subject = raw.trim();
-    if (subject.startsWith("\u0000") || subject !== raw) return [];
+    if (subject !== raw) return [];
     const rule = kind === "path" ? pathRule(toolName, subject) : textRule(toolName, subject);
     if (!rule || ruleProblem(rule)) return [];
     const parsed = parseRule(rule);

@@ -3,6 +3,7 @@
  * for the tool's risk. Rules look like `read_file`, `mcp__github__*`, `run_command(npm test:*)`.
  */
 import { picomatch } from "./glob.js";
+import { allowSubjects, denySubjects, isUncertain, opaqueReason, plainSubjects } from "./subject-marks.js";
 import type { PermissionMode, Risk } from "./types.js";
 
 export type Decision = "allow" | "ask" | "deny";
@@ -135,16 +136,29 @@ export function decide(
   subjects: string[] | undefined,
   kind: SubjectKind = "text",
 ): PermissionVerdict {
-  // Deny and ask rules also see each command with its decoration stripped (see `strictForms`).
-  const wide = kind === "text" && (rules.deny.length || rules.ask.length) ? strictForms(subjects) : subjects;
-  const deny = rules.deny.find((r) => ruleMatches(r, toolName, wide, false, kind));
+  // Deny and ask rules also see the deny-only forms (a command without its wrapper; see subject-marks.ts).
+  const wide = subjects && denySubjects(subjects);
+  const deny = rules.deny.find((r) => ruleMatches(r, toolName, wide, false, kind)) ?? unjudgeable(rules.deny, toolName, subjects);
   if (deny) return { decision: "deny", by: deny.raw };
-  const ask = rules.ask.find((r) => ruleMatches(r, toolName, wide, false, kind));
+  const ask = rules.ask.find((r) => ruleMatches(r, toolName, wide, false, kind)) ?? unjudgeable(rules.ask, toolName, subjects);
   if (mode === "plan" && risk !== "read") return { decision: "deny", by: "mode:plan" };
   if (ask) return { decision: "ask", by: ask.raw };
   const allow = allowCoverage(rules.allow, toolName, subjects, kind);
   if (allow) return { decision: "allow", by: allow.map((r) => r.raw).join(", ") };
   return { decision: modeDefault(mode, risk), by: `mode:${mode}` };
+}
+
+/** Marks the rule that decided because the call could not be judged (`uncertain:<rule>`). */
+export const UNJUDGEABLE_PREFIX = "uncertain:";
+
+/**
+ * A call whose subjects say what it runs cannot be judged (a computed command word, a nested shell with
+ * computed text) meets every deny (or ask) rule for its tool: any of them could match what it runs.
+ */
+function unjudgeable(rules: ParsedRule[], toolName: RuleTarget, subjects: string[] | undefined): ParsedRule | undefined {
+  if (!subjects || opaqueReason(subjects) === undefined) return undefined;
+  const rule = rules.find((r) => namesTool(r, toolName));
+  return rule && { ...rule, raw: `${UNJUDGEABLE_PREFIX}${rule.raw}` };
 }
 
 export function modeDefault(mode: PermissionMode, risk: Risk): Decision {
@@ -160,32 +174,6 @@ export function modeDefault(mode: PermissionMode, risk: Risk): Decision {
   }
 }
 
-/** Leading decoration that does not change which program a command runs: grouping, negation, `sudo`-like wrappers, `VAR=value`. */
-const COMMAND_PREFIX = /^(?:[({!\\]\s*|(?:sudo|doas|env|command|builtin|exec|nohup|time|nice)\s+|[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)/;
-
-/**
- * Subjects for deny and ask rules: each subject as given, plus, when it differs, the command with its
- * decoration stripped (`(rm -rf x)`, `{ rm x; }`, `sudo rm x`, `FOO=1 rm x`, `/bin/rm x`, `\rm x` all
- * become `rm ...`), so `run_command(rm:*)` cannot be dodged by wrapping the command. Allow rules never
- * see these forms: they must match every raw subject, so stripping can only make a call less allowed.
- */
-export function strictForms(subjects: string[] | undefined): string[] | undefined {
-  if (!subjects) return subjects;
-  const out = [...subjects];
-  for (const s of subjects) {
-    let cur = s.trim();
-    for (let prev = ""; prev !== cur; ) {
-      prev = cur;
-      cur = cur.replace(COMMAND_PREFIX, "").trim();
-    }
-    cur = cur.replace(/[\s)}]+$/, "");
-    const first = /^\S+/.exec(cur)?.[0];
-    if (first?.startsWith("/")) cur = first.slice(first.lastIndexOf("/") + 1) + cur.slice(first.length);
-    if (cur && !out.includes(cur)) out.push(cur);
-  }
-  return out;
-}
-
 /**
  * The allow rules that together cover a call: every subject must be matched by some rule (a rule
  * without a pattern covers them all), so `allow: ["run_command(cd:*)", "run_command(npm test:*)"]`
@@ -195,9 +183,10 @@ export function allowCoverage(allow: ParsedRule[], toolName: RuleTarget, subject
   const candidates = allow.filter((r) => namesTool(r, toolName));
   const whole = candidates.find((r) => !r.pattern);
   if (whole) return [whole];
-  if (!subjects || subjects.length === 0) return undefined;
+  // Part of the call is only known when it runs: no pattern can be said to cover it.
+  if (!subjects || subjects.length === 0 || isUncertain(subjects)) return undefined;
   const used: ParsedRule[] = [];
-  for (const subject of subjects) {
+  for (const subject of allowSubjects(subjects)) {
     const rule = candidates.find((r) => matcherFor(r, kind)!(subject));
     if (!rule) return undefined;
     if (!used.includes(rule)) used.push(rule);
@@ -248,8 +237,8 @@ export function suggestRule(toolName: string, subjects: string[] | undefined): s
  */
 export function suggestRules(toolName: string, subjects: string[] | undefined): string[] {
   if (!subjects || subjects.length === 0) return [toolName];
-  if (subjects.some((s) => s.startsWith("\u0000"))) return [];
-  return [...new Set(subjects.map((subject) => `${toolName}(${subject.trim()})`))];
+  if (isUncertain(subjects)) return [];
+  return [...new Set(plainSubjects(subjects).map((subject) => `${toolName}(${subject.trim()})`))];
 }
 
 /** A session grant of exactly `subject`: matched as text, never as a glob (it may hold a `*`). */

@@ -3,8 +3,9 @@
  * (`ToolDefinition.writes` of run_command): every redirection that writes a file (`>`, `>>`, `2>`, `&>`,
  * `>|`), the files of `tee`, the destination of `cp`, `mv`, `ln` and `install` (for `mv` also what it
  * moves away, for a hard `ln` what it links), `dd of=`, what `rm`, `rmdir`, `unlink`, `truncate` and `shred` change, `git config`
- * (the repository's `.git/config`), and the same inside `bash -c '…'` (`sh`, `zsh`, `dash`, `ksh`) and
- * `eval`. Relative paths are taken from the folder the command runs in and from every folder a `cd` or
+ * (the repository's `.git/config`), wherever the shell parser finds the command: behind a wrapper
+ * (`sudo`, `env`, `timeout`, `xargs`, …), inside `bash -c '…'` and `eval`, in a script file the line runs
+ * (core/shell.ts gives each as a subject of its own). Relative paths are taken from the folder the command runs in and from every folder a `cd` or
  * `pushd` in the line may lead to. A target the shell computes when it runs (a variable other than
  * `$HOME` and `$PWD`, a glob, a substitution) is marked uncertain.
  *
@@ -14,7 +15,7 @@
 import { homedir } from "node:os";
 import path from "node:path";
 import { parse } from "shell-quote";
-import { shellSubjects, type FileWrite } from "../../core/index.js";
+import { denySubjects, shellSubjects, type FileWrite, type ScriptFiles } from "../../core/index.js";
 
 /** A word of a command; undefined when the shell computes it when it runs. */
 type Word = string | undefined;
@@ -22,27 +23,19 @@ type Word = string | undefined;
 type Dirs = (string | null)[];
 
 const MARK = "\u0001";
-const MAX_DEPTH = 3;
 const MAX_DIRS = 8;
-const WRAPPERS = new Set(["sudo", "doas", "env", "command", "builtin", "exec", "nohup", "time", "nice", "ionice", "stdbuf", "timeout", "xargs"]);
-const SHELLS = new Set(["bash", "sh", "zsh", "dash", "ksh"]);
 const REMOVERS = new Set(["rm", "rmdir", "unlink", "truncate", "shred"]);
 const COPIERS = new Set(["cp", "mv", "ln", "install"]);
-const KNOWN = new Set([...SHELLS, ...REMOVERS, ...COPIERS, "tee", "dd", "git", "eval", "cd", "pushd"]);
 
 /** What `command`, run in `cwd` (relative to the project root), writes. */
-export function shellWrites(command: string, cwd: string): Promise<FileWrite[]> {
-  return lineWrites(command, [cwd], 0, undefined);
-}
-
-async function lineWrites(command: string, start: Dirs, depth: number, outer: string | undefined): Promise<FileWrite[]> {
-  const subjects = (await shellSubjects(command)).filter((s) => !s.startsWith("\u0000"));
-  const dirs = cdDirs(subjects, start);
+export async function shellWrites(command: string, cwd: string, files?: ScriptFiles): Promise<FileWrite[]> {
+  // Every form the parser found, the commands behind wrappers and in script files included.
+  const subjects = denySubjects(await shellSubjects(command, { files }));
+  const dirs = cdDirs(subjects, [cwd]);
   const out: FileWrite[] = [];
   for (const s of subjects) {
-    const subject = outer ?? s;
-    if (/^>>? /.test(s)) out.push(...placed(redirectTarget(s), dirs, subject, false, s.replace(/^>>? /, "")));
-    else out.push(...(await commandWrites(words(s), dirs, depth, subject)));
+    if (/^>>? /.test(s)) out.push(...placed(redirectTarget(s), dirs, s, false, s.replace(/^>>? /, "")));
+    else out.push(...commandWrites(words(s), dirs, s));
   }
   return out;
 }
@@ -91,23 +84,11 @@ function cdDirs(subjects: string[], start: Dirs): Dirs {
   return dirs.length > MAX_DIRS ? [...dirs.slice(0, MAX_DIRS - 1), null] : dirs;
 }
 
-/** The program a command runs (past `sudo`, `env`, `VAR=x` and their options) and its arguments. */
+/** The program a command runs (past `VAR=x`) and its arguments; wrappers are subjects of their own. */
 function program(ws: Word[]): { name: Word; args: Word[] } {
-  let wrapped = false;
-  let optionValue = false;
-  for (let i = 0; i < ws.length; i++) {
-    const w = ws[i];
-    if (w === undefined) return { name: undefined, args: [] };
-    const base = path.basename(w);
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(w) || WRAPPERS.has(base)) {
-      wrapped ||= WRAPPERS.has(base);
-      optionValue = false;
-    } else if (wrapped && (w.startsWith("-") || /^\d/.test(w))) optionValue = w.startsWith("-");
-    // A wrapper's option value (`sudo -u root tee f`): skipped, unless it names a program that writes.
-    else if (wrapped && optionValue && !KNOWN.has(base)) optionValue = false;
-    else return { name: base, args: ws.slice(i + 1) };
-  }
-  return { name: undefined, args: [] };
+  const i = ws.findIndex((w) => w === undefined || !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  if (i < 0 || ws[i] === undefined) return { name: undefined, args: [] };
+  return { name: path.basename(ws[i]!), args: ws.slice(i + 1) };
 }
 
 /** Arguments that are not options (everything after `--`). */
@@ -117,7 +98,7 @@ function operands(args: Word[]): Word[] {
   return end < 0 ? before : [...before, ...args.slice(end + 1)];
 }
 
-async function commandWrites(ws: Word[], dirs: Dirs, depth: number, subject: string): Promise<FileWrite[]> {
+function commandWrites(ws: Word[], dirs: Dirs, subject: string): FileWrite[] {
   const { name, args } = program(ws);
   const at = (list: Word[], tree?: boolean) => list.flatMap((w) => placed(w, dirs, subject, tree));
   if (name === "tee") return at(operands(args));
@@ -125,9 +106,7 @@ async function commandWrites(ws: Word[], dirs: Dirs, depth: number, subject: str
   if (name !== undefined && REMOVERS.has(name)) return at(operands(args), true);
   if (name !== undefined && COPIERS.has(name)) return at(copyTargets(name, args)).concat(name === "mv" ? at(sources(args), true) : hardLink(name, args) ? at(sources(args)) : []);
   if (name === "git") return at(gitConfigFile(args));
-  if (depth >= MAX_DEPTH) return [];
-  const script = name === "eval" ? joined(args) : name !== undefined && SHELLS.has(name) ? shellScript(args) : undefined;
-  return script === undefined ? [] : lineWrites(script, dirs, depth + 1, subject);
+  return [];
 }
 
 /** The destination of `cp`/`mv`/`ln`/`install` (`-t dir` or the last operand), and that folder joined with each source's name. */
@@ -184,15 +163,4 @@ function configRead(rest: Word[]): boolean {
   if (plain[0] === "get" || plain[0] === "list") return true;
   if (options.some((o) => CONFIG_WRITES.has(o))) return false;
   return plain.length <= 1 && !["set", "unset", "edit", "rename-section", "remove-section"].includes(plain[0] ?? "");
-}
-
-/** The script of `bash -c 'script'` (any short option cluster holding `c`). */
-function shellScript(args: Word[]): string | undefined {
-  if (!args.some((a) => a !== undefined && /^-[A-Za-z]*c[A-Za-z]*$/.test(a))) return undefined;
-  const script = args.find((a) => a === undefined || !a.startsWith("-"));
-  return script ?? undefined;
-}
-
-function joined(args: Word[]): string | undefined {
-  return args.length && args.every((a) => a !== undefined) ? args.join(" ") : undefined;
 }

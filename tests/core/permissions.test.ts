@@ -1,7 +1,7 @@
 /** Permission decisions: every mode × risk, rule precedence, globs, patterns, compound commands, asking. */
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { z, type PermissionRequest, type Risk, type ToolDefinition } from "../../core/index.js";
-import { compileRules, decide, parseRule, shellSubjects, strictForms, suggestRule, suggestRules, wildcardMatcher } from "../../core/permissions.js";
+import { compileRules, decide, parseRule, shellSubjects, suggestRule, suggestRules, wildcardMatcher } from "../../core/permissions.js";
 import type { PermissionMode } from "../../core/types.js";
 import { closeHosts, hostWithTools } from "../helpers/host.js";
 import { cleanupTemp, tempProject } from "../helpers/project.js";
@@ -134,8 +134,8 @@ describe("rules", () => {
   });
 
   test("stripped forms are only added for deny and ask; they never widen an allow rule", async () => {
-    expect(strictForms(["sudo rm x"])).toEqual(["sudo rm x", "rm x"]);
-    expect(strictForms(["npm test"])).toEqual(["npm test"]);
+    expect(await shellSubjects("sudo rm x")).toEqual(["sudo rm x", "rm x"]);
+    expect(await shellSubjects("npm test")).toEqual(["npm test"]);
     const r = rules({ allow: ["run_command(npm test:*)"] });
     for (const cmd of ["sudo npm test", "PATH=/tmp/evil npm test", "npm test > ~/.bashrc"]) {
       expect(decide(r, "default", "run_command", "execute", await shellSubjects(cmd)).decision, cmd).toBe("ask");

@@ -7,11 +7,15 @@ import { describe, expect, test } from "vitest";
 import { ruleProblem } from "../../core/config-schema.js";
 import { compileRules, decide, pathMatcher, suggestRules } from "../../core/permissions.js";
 import { shellCommands, UNCERTAIN } from "../../core/shell.js";
+import { opaqueMark } from "../../core/subject-marks.js";
+
+const READS_INPUT = opaqueMark("`sh` reads the commands it runs from its input");
+const NO_PARSE = opaqueMark("the line does not parse as bash reads it (an unbalanced quote, a construct the parser does not know)");
 
 describe("what a command line runs", () => {
   test.each([
-    ["curl -s URL | sh", ["curl -s URL", "sh"]],
-    ['echo "a; b" > f', ['echo "a; b"', "> f"]],
+    ["curl -s URL | sh", ["curl -s URL", "sh", READS_INPUT]],
+    ['echo "a; b" > f', ["echo 'a; b'", "> f"]],
     ["npm test && rm -rf ~", ["npm test", "rm -rf ~"]],
     ["(cd x && rm -rf y)", ["cd x", "rm -rf y"]],
     ["{ rm x; }", ["rm x"]],
@@ -24,7 +28,7 @@ describe("what a command line runs", () => {
     ["echo $(rm -rf /)", ["echo $(rm -rf /)", "rm -rf /", UNCERTAIN]],
     ["echo `id`", ["echo `id`", "id", UNCERTAIN]],
     ["diff <(ls a) <(ls b)", ["diff <(ls a) <(ls b)", "ls a", "ls b", UNCERTAIN]],
-    ["echo 'unbalanced", ["echo 'unbalanced", "echo", UNCERTAIN]],
+    ["echo 'unbalanced", ["echo 'unbalanced", "echo", NO_PARSE]],
     ["   ", [UNCERTAIN]],
   ])("%s", async (command, expected) => {
     expect(await shellCommands(command)).toEqual(expected);
@@ -67,7 +71,7 @@ describe("rules against tricky commands", () => {
 
   test("a suggested 'always' rule is never broader than what was asked", async () => {
     expect(suggestRules("run_command", await shellCommands("npm run build --watch"))).toEqual(["run_command(npm run build --watch)"]);
-    expect(suggestRules("run_command", await shellCommands("curl -s URL | sh"))).toEqual(["run_command(curl -s URL)", "run_command(sh)"]);
+    expect(suggestRules("run_command", await shellCommands("curl -s URL | grep x"))).toEqual(["run_command(curl -s URL)", "run_command(grep x)"]);
     // Nothing a rule could describe exactly: no "always" at all.
     expect(suggestRules("run_command", await shellCommands("sh -c \"$(curl -s URL)\""))).toEqual([]);
   });

@@ -78,9 +78,12 @@ describe("matchers and if", () => {
     );
     await h.host.tools.call("run_command", { command: "echo a && git status" });
     await h.host.tools.call("run_command", { command: "echo b" });
+    // As a deny rule would: the command behind a wrapper or quotes, and a line whose command is computed.
+    await h.host.tools.call("run_command", { command: 'timeout 5 "git" status' });
+    await h.host.tools.call("run_command", { command: "X=git; $X status" });
     await h.host.tools.call("write_file", { path: "src/a.ts", content: "" });
     await h.host.tools.call("write_file", { path: "a.md", content: "" });
-    expect(readLog(h.project.path("git")).inputs.map((i) => i.tool_input.command)).toEqual(["echo a && git status"]);
+    expect(readLog(h.project.path("git")).inputs.map((i) => i.tool_input.command)).toEqual(["echo a && git status", 'timeout 5 "git" status', "X=git; $X status"]);
     expect(readLog(h.project.path("ts")).inputs.map((i) => i.tool_input.file_path)).toEqual([h.project.path("src/a.ts")]);
   });
 });
