@@ -35,10 +35,19 @@ function realpathDeep(p: string, depth = 0): string {
   } catch {
     /* does not exist */
   }
-  if (isLink) return realpathDeep(path.resolve(path.dirname(p), readlinkSync(p)), depth + 1);
+  // The target is relative to the folder the link really is in (its `..` taken from there, as the OS does).
+  if (isLink) return realpathDeep(path.resolve(realpathDeep(path.dirname(p), depth + 1), readlinkSync(p)), depth + 1);
   const parent = path.dirname(p);
   if (parent === p) return p;
   return path.join(realpathDeep(parent, depth + 1), path.basename(p));
+}
+
+/**
+ * Where the absolute path `abs` leads: every existing component through its symlinks, a missing tail
+ * joined to the real path of what exists (see realpathDeep). Throws an AgentError on a symlink loop.
+ */
+export function realPath(abs: string): string {
+  return realpathDeep(abs);
 }
 
 function isInside(child: string, parent: string): boolean {

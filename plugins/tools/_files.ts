@@ -1,19 +1,18 @@
 /** Shared helpers for the file tools. */
-import { readFileSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { readFileSync, readSync } from "node:fs";
 import path from "node:path";
 import { changesAgentKey, type FileWrite, type Workspace } from "../../core/index.js";
 
-/** A file whose first 8 KB hold a NUL byte is treated as binary (as git and grep do). */
-export async function looksBinary(file: string): Promise<boolean> {
-  const fh = await open(file, "r");
-  try {
-    const buf = Buffer.alloc(8192);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    return buf.subarray(0, bytesRead).includes(0);
-  } finally {
-    await fh.close();
-  }
+/** A file whose first 8 KB hold a NUL byte is treated as binary (as git and grep do); read at offset 0 of the open file. */
+export function looksBinary(fd: number): boolean {
+  const buf = Buffer.alloc(8192);
+  const bytesRead = readSync(fd, buf, 0, buf.length, 0);
+  return buf.subarray(0, bytesRead).includes(0);
+}
+
+/** The whole text of an open file, synchronously (the walk reads small rule files this way). */
+export function readOpenSync(fd: number): string {
+  return readFileSync(fd, "utf8");
 }
 
 /** Folders no one wants listed or searched unless they ask for them by name. */

@@ -3,13 +3,16 @@
  * (the `ignore` package: git's rules, negations included) in every folder from the project root down,
  * plus `.git/info/exclude`; `.git` and `.agent` (the agent's own history, audit log and settings) are
  * never entered, `node_modules` only when asked for by name. Ignored folders are not read at all, which
- * is most of the speed. Symlinks are not followed (so nothing leads outside the workspace). A path given explicitly is walked even when it is ignored (as `rg foo dist/`).
+ * is most of the speed. Symlinks are not followed, and every folder is read through a descriptor checked
+ * to be that folder (_open-inside.ts), so no walk leaves the workspace, even when a folder is swapped for
+ * a symlink mid-walk. A path given explicitly is walked even when it is ignored (as `rg foo dist/`).
  */
-import { existsSync, readFileSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { closeSync } from "node:fs";
 import path from "node:path";
 import type { Ignore } from "ignore";
 import type { Workspace } from "../../core/index.js";
+import { openFile, readFolder } from "./_open-inside.js";
+import { readOpenSync } from "./_files.js";
 
 /** Folders never walked: the agent's own state, and git's. */
 const NEVER = new Set([".git", ".agent"]);
@@ -23,18 +26,35 @@ interface Layer {
 /** The `ignore` package, loaded on the first walk (registering the tools must not pay for it). */
 let makeIgnore: (() => Ignore) | undefined;
 
-function readRules(dir: string, names: string[]): Ignore | undefined {
+function readRules(workspace: Workspace, dir: string, names: string[]): Ignore | undefined {
   let ig: Ignore | undefined;
   for (const name of names) {
-    const file = path.join(dir, name);
-    if (!existsSync(file)) continue;
-    try {
-      (ig ??= makeIgnore!()).add(readFileSync(file, "utf8"));
-    } catch {
-      /* unreadable: as if absent */
-    }
+    const text = readRuleFile(workspace, path.join(dir, name));
+    if (text !== undefined) (ig ??= makeIgnore!()).add(text);
   }
   return ig;
+}
+
+/** A rule file's text; a symlinked one only where it leads inside the workspace. Undefined when absent or unreadable. */
+function readRuleFile(workspace: Workspace, file: string): string | undefined {
+  const read = (real: string) => {
+    const fd = openFile(real, file);
+    try {
+      return readOpenSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  };
+  try {
+    return read(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+  }
+  try {
+    return read(workspace.resolve(file, { access: "read" }));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Ignored by the layers (outermost first; a deeper file's rule, or a negation, wins). */
@@ -59,16 +79,18 @@ export interface WalkOptions {
   withNodeModules?: boolean;
   /** Only files whose path relative to `base` passes (folders are always entered). */
   include?: (relFromBase: string) => boolean;
+  /** Files and folders (absolute) left out entirely: those a deny or ask rule names (JudgedPaths.excludes). */
+  exclude?: (abs: string) => boolean;
 }
 
 /** The rules of every folder from the workspace root that holds `base` down to `base`'s parent. */
 function ancestorLayers(workspace: Workspace, base: string): Layer[] {
   const root = [...workspace.roots, ...workspace.readRoots].filter((r) => base === r || base.startsWith(r + path.sep)).sort((a, b) => b.length - a.length)[0] ?? base;
   const layers: Layer[] = [];
-  const gitExclude = readRules(path.join(root, ".git", "info"), ["exclude"]);
+  const gitExclude = readRules(workspace, path.join(root, ".git", "info"), ["exclude"]);
   if (gitExclude) layers.push({ dir: root, ig: gitExclude });
   for (let dir = root; dir !== base; ) {
-    const ig = readRules(dir, [".gitignore", ".ignore"]);
+    const ig = readRules(workspace, dir, [".gitignore", ".ignore"]);
     if (ig) layers.push({ dir, ig });
     const next = path.relative(dir, base).split(path.sep)[0];
     dir = path.join(dir, next);
@@ -84,19 +106,20 @@ export async function walkFiles(o: WalkOptions): Promise<string[]> {
   const out: string[] = [];
   const queue: { dir: string; layers: Layer[] }[] = [{ dir: o.base, layers: ancestorLayers(o.workspace, o.base) }];
   const visit = async (dir: string, parent: Layer[]) => {
-    const own = readRules(dir, [".gitignore", ".ignore"]);
+    const own = readRules(o.workspace, dir, [".gitignore", ".ignore"]);
     const layers = own ? [...parent, { dir, ig: own }] : parent;
     let entries;
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = await readFolder(dir, dir);
     } catch {
-      return; // vanished or unreadable
+      return; // vanished, unreadable, or no longer this folder
     }
     for (const e of entries) {
       const abs = path.join(dir, e.name);
       const isDir = e.isDirectory();
       if (isDir && (NEVER.has(e.name) || (e.name === "node_modules" && !o.withNodeModules))) continue;
       if (layers.length && ignoredBy(layers, abs, isDir)) continue;
+      if (o.exclude?.(abs)) continue;
       if (isDir) queue.push({ dir: abs, layers });
       else if (e.isFile()) {
         if (!o.include || o.include(path.relative(o.base, abs).split(path.sep).join("/"))) out.push(abs);

@@ -1,6 +1,7 @@
-import { readFile, writeFile } from "node:fs/promises";
-import { defineTool, z } from "../../core/index.js";
+import { closeSync, fstatSync } from "node:fs";
+import { AgentError, defineTool, z } from "../../core/index.js";
 import { fileWrite } from "./_files.js";
+import { judgedTarget, openFile, readOpen, replaceOpen } from "./_open-inside.js";
 
 function countOccurrences(haystack: string, needle: string): number {
   let n = 0;
@@ -58,16 +59,25 @@ export const editFileTool = defineTool({
   async run(edit, { workspace }) {
     const { path: p, old_string, new_string } = edit;
     if (old_string === new_string) throw new Error("old_string and new_string are identical; nothing to change");
-    const file = workspace.resolve(p);
-    let text: string;
+    const file = judgedTarget(workspace, edit, p);
+    let fd: number;
     try {
-      text = await readFile(file, "utf8");
+      fd = openFile(file, p, true);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
+      if (err instanceof AgentError) throw err;
       throw new Error(code === "ENOENT" ? `${p} does not exist; use write_file to create it` : `cannot read ${p}: ${(err as Error).message}`);
     }
-    const { updated, count } = applyEdit(text, edit);
-    await writeFile(file, updated, "utf8");
+    let count: number;
+    try {
+      if (!fstatSync(fd).isFile()) throw new Error(`${p} is not a regular file; edit_file edits text files only`);
+      // Read and written through the one verified descriptor: the file edited is the file read.
+      const edited = applyEdit((await readOpen(fd)).toString("utf8"), edit);
+      count = edited.count;
+      await replaceOpen(fd, edited.updated);
+    } finally {
+      closeSync(fd);
+    }
     return `Edited ${workspace.relative(file)}: ${count} replacement${count === 1 ? "" : "s"}`;
   },
 });

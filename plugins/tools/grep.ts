@@ -1,7 +1,8 @@
-import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, fstatSync, readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { defineTool, picomatch, z } from "../../core/index.js";
+import { defineTool, judgedPaths, picomatch, z } from "../../core/index.js";
 import { checkGlob } from "./_files.js";
+import { judgedTarget, openFile } from "./_open-inside.js";
 import { agentOwnFolder, walkFiles } from "./_walk.js";
 
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -29,7 +30,8 @@ export const grepTool = defineTool({
   }),
   permissionSubject: (i) => i.path ?? ".",
   subjectKind: "path",
-  async run({ pattern, path: target = ".", glob: fileGlob, ignore_case = false, max_results = 200 }, { workspace, signal }) {
+  async run(input, { workspace, signal }) {
+    const { pattern, path: target = ".", glob: fileGlob, ignore_case = false, max_results = 200 } = input;
     let re: RegExp;
     try {
       re = new RegExp(pattern, ignore_case ? "i" : "");
@@ -41,12 +43,13 @@ export const grepTool = defineTool({
     const whole = /\(\?<?[=!]/.test(pattern) ? undefined : new RegExp(pattern, ignore_case ? "gim" : "gm");
     const bad = fileGlob ? checkGlob(fileGlob) : undefined;
     if (bad) throw new Error(bad);
-    const base = workspace.resolve(target, { access: "read" });
+    const base = judgedTarget(workspace, input, target, "read");
     const st = await stat(base).catch(() => undefined);
     if (!st) throw new Error(`${target} does not exist`);
     if (agentOwnFolder(workspace, base)) throw new Error(`${target} is inside .agent/, the agent's own files (history, audit log, settings); it is not searched`);
     const include = fileGlob ? picomatch(fileGlob, { dot: true, matchBase: !fileGlob.includes("/") }) : undefined;
-    const files = st.isFile() ? [base] : (await walkFiles({ workspace, base, signal, include })).sort();
+    const exclude = judgedPaths(input)?.excludes;
+    const files = st.isFile() ? [base] : (await walkFiles({ workspace, base, signal, include, ...(exclude ? { exclude } : {}) })).sort();
     const results: FileResult[] = new Array(files.length);
     // Synchronous reads, in slices with a yield between: for many small files that is several times
     // faster than one promise per file (each a round trip through libuv's thread pool), and the event
@@ -54,9 +57,11 @@ export const grepTool = defineTool({
     const search = (file: string): FileResult => {
       let fd: number | undefined;
       try {
-        fd = openSync(file, "r");
-        const size = fstatSync(fd).size;
-        if (size > MAX_FILE_BYTES) return "skipped";
+        // Opened without following a symlink, and checked to be the file the walk found (_open-inside.ts).
+        fd = openFile(file, file);
+        const st = fstatSync(fd);
+        if (!st.isFile()) return undefined;
+        if (st.size > MAX_FILE_BYTES) return "skipped";
         const buf = readFileSync(fd);
         if (buf.subarray(0, 8192).includes(0)) return "skipped";
         const text = buf.toString("utf8");

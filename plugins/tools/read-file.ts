@@ -1,6 +1,7 @@
-import { readFile, stat } from "node:fs/promises";
+import { closeSync, fstatSync } from "node:fs";
 import { defineTool, z } from "../../core/index.js";
 import { looksBinary } from "./_files.js";
+import { judgedTarget, openFile, readOpen } from "./_open-inside.js";
 
 const MAX_LINE = 2000;
 
@@ -19,13 +20,28 @@ export const readFileTool = defineTool({
   }),
   permissionSubject: (i) => i.path,
   subjectKind: "path",
-  async run({ path: p, offset = 1, limit = 2000 }, { workspace }) {
-    const file = workspace.resolve(p, { access: "read" });
-    const st = await stat(file).catch(() => undefined);
-    if (!st) throw new Error(`${p} does not exist`);
-    if (st.isDirectory()) throw new Error(`${p} is a directory; use list_files to see its contents`);
-    if (await looksBinary(file)) throw new Error(`${p} looks like a binary file (${st.size} bytes); read_file reads text only`);
-    const lines = (await readFile(file, "utf8")).split("\n");
+  async run(input, { workspace }) {
+    const { path: p, offset = 1, limit = 2000 } = input;
+    const file = judgedTarget(workspace, input, p, "read");
+    let fd: number;
+    try {
+      fd = openFile(file, p);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") throw new Error(`${p} does not exist`);
+      throw err;
+    }
+    let text: string;
+    try {
+      const st = fstatSync(fd);
+      if (st.isDirectory()) throw new Error(`${p} is a directory; use list_files to see its contents`);
+      if (!st.isFile()) throw new Error(`${p} is not a regular file (a FIFO, socket or device); read_file reads text files only`);
+      if (looksBinary(fd)) throw new Error(`${p} looks like a binary file (${st.size} bytes); read_file reads text only`);
+      text = (await readOpen(fd)).toString("utf8");
+    } finally {
+      closeSync(fd);
+    }
+    const lines = text.split("\n");
     if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
     if (offset > lines.length && !(offset === 1 && lines.length === 0)) {
       throw new Error(`${p} has ${lines.length} lines; offset ${offset} is past the end`);

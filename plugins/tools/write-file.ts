@@ -1,7 +1,7 @@
-import { mkdir, stat, writeFile } from "node:fs/promises";
-import path from "node:path";
+import { closeSync } from "node:fs";
 import { defineTool, z } from "../../core/index.js";
 import { fileWrite } from "./_files.js";
+import { createFile, judgedTarget, replaceOpen } from "./_open-inside.js";
 
 export const writeFileTool = defineTool({
   name: "write_file",
@@ -17,14 +17,16 @@ export const writeFileTool = defineTool({
   subjectKind: "path",
   // For protected files (the agent's config, .claude/, .git/…): a package.json only when its agent key changes.
   writes: ({ path: p, content }, { workspace }) => fileWrite(workspace, p, () => content),
-  async run({ path: p, content }, { workspace }) {
-    const file = workspace.resolve(p);
-    const before = await stat(file).catch(() => undefined);
-    if (before?.isDirectory()) throw new Error(`${p} is a directory`);
-    await mkdir(path.dirname(file), { recursive: true });
-    // Resolve again: creating parents must not have opened a way out (e.g. a symlinked parent).
-    workspace.resolve(p);
-    await writeFile(file, content, "utf8");
+  async run(input, { workspace }) {
+    const { path: p, content } = input;
+    const file = judgedTarget(workspace, input, p);
+    // Created through the verified descriptor of its folder (missing folders too): see _open-inside.ts.
+    const { fd, existed: before } = createFile(file, p);
+    try {
+      await replaceOpen(fd, content);
+    } finally {
+      closeSync(fd);
+    }
     const bytes = Buffer.byteLength(content);
     return `${before ? "Overwrote" : "Created"} ${workspace.relative(file)} (${bytes} bytes)`;
   },
