@@ -107,6 +107,26 @@ export const CompactionConfigSchema = z.strictObject({
   keepRecentTokens: PositiveInt.optional(),
 });
 
+/** A host name for `sandbox.network`: `registry.npmjs.org`, or `*.github.com` for every subdomain. */
+const SandboxHostSchema = z
+  .string()
+  .regex(/^(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/, 'expected a host name such as "registry.npmjs.org" or "*.github.com" (no scheme, port or path)');
+
+export const SandboxConfigSchema = z.strictObject({
+  /** false: commands run with rules only, outside any OS sandbox; default true. */
+  enabled: z.boolean().optional(),
+  /** true: refuse to run commands when no sandbox works here (instead of running them unsandboxed); default false. */
+  required: z.boolean().optional(),
+  /** More folders commands may write (`~` is the home folder; relative paths from the project root). */
+  allowWrite: z.array(z.string().min(1)).optional(),
+  /** More paths commands may not read (besides the credential folders, always hidden). */
+  denyRead: z.array(z.string().min(1)).optional(),
+  /** `none` (default): no network; `all`: unrestricted; a list of hosts: only those, through a local proxy. */
+  network: z.union([z.enum(["none", "all"]), z.array(SandboxHostSchema)], { error: 'expected "none", "all" or a list of host names (["registry.npmjs.org", "*.github.com"])' }).optional(),
+  /** true: command hooks run in the sandbox too; default false. */
+  hooks: z.boolean().optional(),
+});
+
 /** Core's keys; a file may hold plugin sections beside them (checked once the plugins are known). */
 export const CORE_CONFIG_SHAPE = {
   /** `provider:model`, e.g. `openai:gpt-5.4` or `anthropic:claude-sonnet-5-5`, or a model alias (`sonnet`). */
@@ -139,6 +159,8 @@ export const CORE_CONFIG_SHAPE = {
   providers: z.record(z.string(), z.looseObject({})).optional(),
   /** Variables added to the environment of the processes tools and command hooks start (not the host's own). */
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name (letters, digits, _)"), z.string()).optional(),
+  /** The OS sandbox run_command (and, opted in, command hooks) run in: see core/sandbox/. */
+  sandbox: SandboxConfigSchema.optional(),
   /** Other agents' files read as config: `claude: false` ignores Claude Code's settings files. */
   compat: z.strictObject({ claude: z.boolean().optional() }).optional(),
 };

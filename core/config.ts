@@ -253,7 +253,7 @@ export function isLocalPath(spec: string): boolean {
   return spec.startsWith("./") || spec.startsWith("../") || spec === "." || spec === ".." || path.isAbsolute(spec);
 }
 
-const CONCAT_PATHS = new Set(["plugins", "disabledPlugins", "permissions.allow", "permissions.ask", "permissions.deny", "workspace.roots"]);
+const CONCAT_PATHS = new Set(["plugins", "disabledPlugins", "permissions.allow", "permissions.ask", "permissions.deny", "workspace.roots", "sandbox.allowWrite", "sandbox.denyRead", "sandbox.network"]);
 
 /** Deep-merge `over` onto `under`: objects merge, listed arrays concatenate (deduplicated), everything else is replaced. */
 export function mergeConfig(under: AgentConfig, over: AgentConfig, prefix = ""): AgentConfig {
@@ -342,9 +342,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   }
   // What the folder's own files say applies as far as its trust admits: a folder may narrow, never widen.
   const userMode = ours[0]?.fc.core.permissions?.mode;
+  const userSandbox = ours[0]?.fc.core.sandbox;
   const folderFile = async (file: string) => {
     const fc = await readAndValidate(file);
-    ours.push({ file, folder: true, fc: { core: narrowFolderConfig(fc.core, file, trust, userMode), extra: fc.extra } });
+    ours.push({ file, folder: true, fc: { core: narrowFolderConfig(fc.core, file, trust, userMode, userSandbox), extra: fc.extra } });
   };
   // A code config file runs when it is read: it is read only in a trusted folder, and only as the user last saw it.
   if (projectFile && (!isCodeConfig(projectFile) || admitCode(trust, projectFile))) await folderFile(projectFile);
@@ -364,7 +365,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     for (const { file, root } of claudeSettingsFiles(configDir, userDir ? claudeUserDir() : undefined)) {
       const settings = await readClaudeSettings(file, root, configDir);
       const folder = root === configDir;
-      const core = folder ? narrowFolderConfig(settings.core, file, trust, userMode) : settings.core;
+      const core = folder ? narrowFolderConfig(settings.core, file, trust, userMode, userSandbox) : settings.core;
       take(file, { core, extra: settings.extra }, folder ? { ...settings, origins: appliedOrigins(settings.origins, core) } : settings, folder);
       warnings.push(...settings.warnings);
     }

@@ -12,6 +12,8 @@ export type ErrorCode =
   /** A call made from inside a tool nested deeper than `MAX_CALL_DEPTH` (a tool calling itself, A→B→A…): refused, nothing runs. */
   | "E_TOOL_DEPTH"
   | "E_PATH_OUTSIDE_WORKSPACE"
+  /** Config `sandbox.required` is set and no OS sandbox works on this machine: the command is not run. */
+  | "E_SANDBOX_UNAVAILABLE"
   | "E_REGISTER_REJECTED"
   | "E_PLUGIN"
   | "E_COMMAND_NOT_FOUND"

@@ -24,6 +24,7 @@ import type {
   CallOutcome,
   Logger,
   PermissionAsker,
+  CommandSandbox,
   PermissionMode,
   ProcessTracker,
   ToolCallContext,
@@ -50,6 +51,8 @@ export interface GateDeps {
   defaults: { timeoutMs: number; maxOutputBytes: number };
   /** Config `env`: what tools add to the environment of the processes they start. */
   env: Readonly<Record<string, string>>;
+  /** The OS sandbox for the processes tools start (config `sandbox`). */
+  sandbox: CommandSandbox;
   /** For a name no tool has: load the tool sources that may provide it (true if there was one). */
   resolveTool?(name: string): Promise<boolean>;
 }
@@ -248,6 +251,7 @@ export class Gate {
       log: deps.logFor(tool.plugin),
       processes: deps.processes,
       env: deps.env,
+      sandbox: deps.sandbox,
       onAbort: (listener: (reason: unknown) => void) => run.onAbort(listener),
       progress: (p: { progress: number; total?: number; message?: string }) => {
         if (this.listening("tool_progress")) deps.emit({ type: "tool_progress", callId, name, ...p });

@@ -19,13 +19,14 @@ import { pluginHookView, tapPluginObject, withPluginScope } from "./plugin-drive
 import type { HostProblem, Plugin, PluginAuditRecord, PluginContext } from "./plugin-types.js";
 import { prepareHost as prepare, statusOf, type PreparedPlugin, type PreparedState } from "./prepare.js";
 import { ProcessScope } from "./processes.js";
+import { createCommandSandbox } from "./sandbox/command-sandbox.js";
 import { addSecret, forgetEnvSecrets } from "./redact.js";
 import { createRegistrars, type Registries } from "./host-registrars.js";
 import { commandRegistry, providerRegistry, skillRegistry, toolRegistry } from "./registry.js";
 import { sessionParts } from "./session-parts.js";
 import { ToolSources } from "./tool-sources.js";
 import { SessionLifecycle } from "./session-lifecycle.js";
-import { PERMISSION_MODES, type Logger, type PermissionMode } from "./types.js";
+import { PERMISSION_MODES, type CommandSandbox, type Logger, type PermissionMode } from "./types.js";
 import { createWorkspaceHandle } from "./workspace.js";
 import type { TrustItemInput } from "./trust.js";
 
@@ -48,6 +49,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   const workspaceHandle = createWorkspaceHandle(loaded.projectRoot, config.workspace?.roots ?? []);
   const workspace = workspaceHandle.workspace;
   const processes = new ProcessScope();
+  const sandbox = createCommandSandbox(config.sandbox, workspace);
   const listeners = new Set<(e: AgentEvent) => void>();
   const debug = debugOn();
   let ready = false;
@@ -152,6 +154,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       maxOutputBytes: config.tools?.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     },
     env: Object.freeze({ ...config.env }),
+    sandbox,
   });
   gate.mode = options.permissionMode ?? config.permissions?.mode ?? "default";
   gate.asker = options.askPermission;
@@ -277,6 +280,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     registrars,
     logFor,
     processes,
+    sandbox,
     report,
     emit,
     audit,
@@ -329,6 +333,7 @@ interface SetupParts {
   registrars: ReturnType<typeof createRegistrars>;
   logFor(plugin: string): Logger;
   processes: ProcessScope;
+  sandbox: CommandSandbox;
   report(p: HostProblem): void;
   emit(e: AgentEvent): void;
   audit: AuditLog;
@@ -345,7 +350,7 @@ interface SetupParts {
 
 /** One plugin's `setup` (bounded), then its object's handlers tapped. A failure removes all it registered. */
 async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
-  const { view, state, registrars, logFor, processes, report, emit, audit, workspace, config, registries } = parts;
+  const { view, state, registrars, logFor, processes, sandbox, report, emit, audit, workspace, config, registries } = parts;
   const requestGrant = (r: { rules: string[]; reason: string; part?: TrustItemInput }) => {
     const rules: unknown = r && typeof r === "object" ? r.rules : undefined;
     const part = r && typeof r === "object" && r.part && typeof r.part === "object" ? r.part : undefined;
@@ -369,6 +374,7 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     providers: regs.providers,
     log: logFor(p.name),
     processes,
+    sandbox,
     addReadRoot: (dir: string, reason: string) => parts.addReadRoot(p.name, String(dir), String(reason)),
     addSecret: (value: string, label: string) => addSecret(value, String(label)),
     requestGrant,

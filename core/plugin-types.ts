@@ -30,6 +30,7 @@ import type {
   AuditKind,
   CommandDefinition,
   DeepReadonly,
+  CommandSandbox,
   Logger,
   ProcessTracker,
   RegisteredTool,
@@ -232,6 +233,8 @@ export interface PluginContext<O = Record<string, unknown>> {
   readonly log: Logger;
   /** Child processes this plugin starts (servers, watchers): stopped when this host closes. */
   readonly processes: ProcessTracker;
+  /** The OS sandbox for processes the plugin starts on the model's or the folder's behalf (command hooks, with `sandbox.hooks`). */
+  readonly sandbox: CommandSandbox;
   /**
    * Let read-only tools (`read_file`, `list_files`, `grep`) read a folder outside the workspace, e.g. a
    * skill's own folder. Never writable. Audited with the reason; returns the folder's real path.

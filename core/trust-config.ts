@@ -2,12 +2,14 @@
  * What a folder's own config files may do before the folder is trusted: everything that narrows (deny
  * and ask rules, plan mode, the model, instructions) applies; every part that runs code or widens (allow
  * rules, a wider mode, grants, env for commands, plugins, extra roots, the audit, risk overrides, provider
- * endpoints, plugin sections that are not inert) is one trust item, kept only when `FolderTrust` admits it.
+ * endpoints, plugin sections that are not inert, a wider sandbox) is one trust item, kept only when
+ * `FolderTrust` admits it.
  */
 import type { AgentConfig, PluginEntry } from "./config-schema.js";
 import type { PluginConfigSection } from "./plugin-types.js";
 import { fileDigest, type FolderTrust } from "./trust.js";
 import { isPlainObject } from "./plain-object.js";
+import { narrowSandbox } from "./sandbox/narrow.js";
 import type { PermissionMode } from "./types.js";
 
 const MODE_RANK: Record<PermissionMode, number> = { plan: 0, default: 1, acceptEdits: 2, bypass: 3 };
@@ -20,9 +22,10 @@ function entrySpec(entry: PluginEntry): { name: string; options: unknown } {
 
 /**
  * Core's keys of one folder file with every widening part the trust does not admit left out.
- * `userMode`: the mode the user's own files chose, which a folder may only narrow.
+ * `userMode`: the mode the user's own files chose, which a folder may only narrow; `userSandbox`: their
+ * `sandbox` setting, likewise.
  */
-export function narrowFolderConfig(core: AgentConfig, file: string, trust: FolderTrust, userMode: PermissionMode | undefined): AgentConfig {
+export function narrowFolderConfig(core: AgentConfig, file: string, trust: FolderTrust, userMode: PermissionMode | undefined, userSandbox?: AgentConfig["sandbox"]): AgentConfig {
   const admit = (kind: string, name: string, value: unknown, detail?: string) => trust.admit({ kind, name, file, value, ...(detail !== undefined ? { detail } : {}) });
   const out: AgentConfig = { ...core };
   if (core.permissions) out.permissions = narrowPermissions(core.permissions, admit, userMode);
@@ -40,6 +43,7 @@ export function narrowFolderConfig(core: AgentConfig, file: string, trust: Folde
   if (core.compat?.claude === false && !admit("compat setting", "claude: false", false, "ignores Claude Code's settings, your own included")) delete out.compat;
   if (core.providers) out.providers = keep(core.providers, (name, value) => admit("provider settings", name, value, `sends model requests (and your API key) as ${name} settings say`));
   if (core.tools?.overrides) out.tools = { ...core.tools, overrides: narrowRiskOverrides(core.tools.overrides, admit) };
+  if (core.sandbox) out.sandbox = narrowSandbox(core.sandbox, userSandbox, admit);
   return out;
 }
 

@@ -3,11 +3,12 @@
  * shell (Claude Code's exec form); the event's JSON on stdin; its own process group, tracked by the
  * host (stopped on exit, Ctrl-C, SIGTERM, or a crash of the host); stopped with everything in its group
  * at its timeout, when the call or run it belongs to is cancelled, and when it exits (so nothing it
- * started outlives it); stdout and stderr captured up to a bound.
+ * started outlives it); stdout and stderr captured up to a bound. With config `sandbox.hooks`, inside the
+ * OS sandbox run_command uses (the hook's own choice to opt in: hooks often write logs outside the project).
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { terminate, type ProcessTracker } from "../../core/index.js";
+import { terminate, type CommandSandbox, type ProcessTracker, type SandboxedSpawn } from "../../core/index.js";
 
 /** Memory bound per stream; what reaches the model or the user is cut far below this. */
 const MAX_CAPTURE = 1024 * 1024;
@@ -36,6 +37,8 @@ export interface RunSpec {
   timeoutMs: number;
   processes: ProcessTracker;
   signal?: AbortSignal;
+  /** Run it inside this sandbox (config `sandbox.hooks`); absent: as it is. */
+  sandbox?: CommandSandbox;
 }
 
 class Capture {
@@ -63,8 +66,31 @@ function placeholders(s: string, env: NodeJS.ProcessEnv): string {
   return s.replace(/\$\{(CLAUDE_PROJECT_DIR|AGENT_PROJECT_DIR)\}/g, (_m, name: string) => env[name] ?? "");
 }
 
-export function runCommandHook(spec: RunSpec): Promise<RunOutcome> {
+/** The program and arguments of a hook: exec form as given, else the shell. */
+function programOf(spec: RunSpec): { file: string; args: string[] } {
+  if (spec.args) return { file: placeholders(spec.command, spec.env), args: spec.args.map((a) => placeholders(a, spec.env)) };
+  return { file: SHELL, args: ["-c", spec.command] };
+}
+
+export async function runCommandHook(spec: RunSpec): Promise<RunOutcome> {
   const started = performance.now();
+  const program = programOf(spec);
+  let wrapped: SandboxedSpawn | undefined;
+  try {
+    wrapped = spec.sandbox ? await spec.sandbox.wrap({ ...program, cwd: spec.cwd, env: spec.env }) : undefined;
+  } catch (err) {
+    // `sandbox.required` with no sandbox here: the hook does not run, and says why.
+    const spawnError = err instanceof Error ? err.message : String(err);
+    return { exitCode: null, signal: null, timedOut: false, aborted: false, spawnError, stdout: "", stderr: "", dropped: 0, durationMs: performance.now() - started };
+  }
+  try {
+    return await spawnHook(spec, wrapped ?? { ...program, cwd: spec.cwd, env: spec.env }, started);
+  } finally {
+    wrapped?.dispose();
+  }
+}
+
+function spawnHook(spec: RunSpec, run: { file: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv }, started: number): Promise<RunOutcome> {
   return new Promise((resolve) => {
     const out = new Capture();
     const err = new Capture();
@@ -88,9 +114,7 @@ export function runCommandHook(spec: RunSpec): Promise<RunOutcome> {
         ...o,
       });
     };
-    const child = spec.args
-      ? spawn(placeholders(spec.command, spec.env), spec.args.map((a) => placeholders(a, spec.env)), { cwd: spec.cwd, env: spec.env, stdio: ["pipe", "pipe", "pipe"], detached: true })
-      : spawn(SHELL, ["-c", spec.command], { cwd: spec.cwd, env: spec.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+    const child = spawn(run.file, run.args, { cwd: run.cwd, env: run.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
     const untrack = spec.processes.track(child, { group: true });
     const stopGroup = () => {
       if (child.pid) void terminate(child.pid, { group: true, graceMs: 300 });
