@@ -47,6 +47,10 @@ export type {
   AuditKind,
   ProcessTracker,
   TrackableProcess,
+  CommandSandbox,
+  SandboxStatus,
+  SandboxSpawnSpec,
+  SandboxedSpawn,
 } from "./types.js";
 export { PERMISSION_MODES, RISKS } from "./types.js";
 export { changesAgentKey } from "./protected-paths.js";
@@ -135,6 +139,9 @@ export { LOCAL_SETTINGS_FILE, localSettingsPath, readLocalSettings, updateLocalS
 export { candidates as pluginPackageNames, findPluginPackage } from "./plugin-resolve.js";
 export { AgentError, ConfigError, ExitCode, errorMessage, type ErrorCode } from "./errors.js";
 export { terminate } from "./processes.js";
+export { createCommandSandbox } from "./sandbox/command-sandbox.js";
+export type { ScriptFiles, ShellSubjectOptions } from "./shell.js";
+export { denySubjects, opaqueReason } from "./subject-marks.js";
 export {
   shellSubjects,
   wildcardMatcher as patternMatcher,
@@ -153,6 +160,7 @@ export { parseJson, parseJsonConfig, parseJsonLines, JsonSyntaxError } from "./j
 export { writeFileAtomic, openPrivateAppend, SECRET_FILE_MODE, type SharedFileMode } from "./atomic-write.js";
 export { oneLine } from "./one-line.js";
 export { picomatch } from "./glob.js";
+export { judgedPaths, type JudgedPaths } from "./judged-paths.js";
 export { parseSkillFile, type SkillFile, type ParsedSkill } from "./skill-file.js";
 export { parseYaml, MAX_YAML_NODES } from "./yaml.js";
 export { splitToolList, toolRules } from "./tool-names.js";

@@ -4,7 +4,6 @@
  * to the user (headless: denied). No handler can turn a deny rule or plan mode into an allow, skip an
  * ask rule, or change the mode: an `allow` from a plugin only replaces a question the mode would ask.
  */
-import nodePath from "node:path";
 import type { AuditLog } from "./audit.js";
 import { projectRules } from "./exact-rules.js";
 import { PermissionRuleSchema } from "./config-schema.js";
@@ -13,8 +12,10 @@ import type { AgentEvent } from "./events.js";
 import { freezeCopy, plainCopy } from "./freeze.js";
 import type { RawHooks } from "./hooks.js";
 import { PermissionState, PromptState, type Answer } from "./permit-states.js";
-import { allowCoverage, decide, exactRule, namesExactly, parseRule, suggestRules, type ParsedRule, type PermissionRules, type SubjectKind } from "./permissions.js";
+import { allowCoverage, decide, exactRule, namesExactly, parseRule, ruleMatches, suggestRules, UNJUDGEABLE_PREFIX, type ParsedRule, type PermissionRules, type SubjectKind } from "./permissions.js";
 import { judgeWrites, protectedPlaces, type ProtectedWrite } from "./protected-paths.js";
+import { isUncertain, opaqueReason, plainSubjects } from "./subject-marks.js";
+import { judgedPaths, pathSubjects, projectPath, recordJudged } from "./judged-paths.js";
 import type { ToolEntry } from "./registry.js";
 import type { Validation } from "./schema.js";
 import type { PermissionAsker, PermissionMode, Workspace } from "./types.js";
@@ -158,18 +159,37 @@ export class Permissions {
     if (!fn) return undefined;
     const root = this.deps.workspace.root;
     const asPath = tool.definition.subjectKind === "path";
+    // A path's subjects are fixed at the first look: the tool then opens only where they led (judged-paths.ts).
+    const known = asPath ? judgedPaths(input) : undefined;
+    if (known) return [...known.subjects];
     const normalize = (s: unknown): Subjects => {
       if (s === undefined || s === null) return undefined;
       const list = Array.isArray(s) ? s.map(String) : [String(s)];
-      return asPath ? list.map((p) => projectPath(root, p)) : list;
+      if (!asPath) return list;
+      const subjects = pathSubjects(root, list);
+      recordJudged(input, root, subjects, this.unmetPathRules(tool, subjects));
+      return subjects;
     };
     try {
-      const s = fn(input) as unknown;
+      const s = fn(input, { workspace: this.deps.workspace }) as unknown;
       if (isThenable(s)) return Promise.resolve(s).then(normalize, (err: unknown) => new SubjectFailure(errorMessage(err)));
       return normalize(s);
     } catch (err) {
       return new SubjectFailure(errorMessage(err));
     }
+  }
+
+  /**
+   * For a walk (list_files, grep): whether a deny or ask rule with a pattern that the call's own subjects
+   * did not meet names a path under it. Those paths were never judged, so the walk leaves them out.
+   */
+  private unmetPathRules(tool: ToolEntry, subjects: string[]): (abs: string) => boolean {
+    const root = this.deps.workspace.root;
+    let unmet: ParsedRule[] | undefined;
+    return (abs) => {
+      unmet ??= [...this.deps.rules.deny, ...this.deps.rules.ask].filter((r) => r.pattern && !ruleMatches(r, tool.view, subjects, false, "path"));
+      return unmet.length > 0 && unmet.some((r) => ruleMatches(r, tool.view, [projectPath(root, abs)], false, "path"));
+    };
   }
 
   /** The permission decision; a promise only when a handler or the user is asked. */
@@ -302,7 +322,7 @@ export class Permissions {
     const list = subjects as string[] | undefined;
     const { verdict: v, guard } = this.guarded(tool, tool.definition.permissionSubject ? this.verdict(tool, list) : this.cachedVerdict(tool), list, hits as ProtectedWrite[]);
     const what = describeCall(tool.name, list);
-    if (v.decision === "deny") return { decision: "deny", by: v.by, message: `Permission denied: ${what} was not run because ${this.denialReason(tool, v, hits as ProtectedWrite[])}.` };
+    if (v.decision === "deny") return { decision: "deny", by: v.by, message: `Permission denied: ${what} was not run because ${this.denialReason(tool, v, hits as ProtectedWrite[], list)}.` };
     if (votes?.deny) return { decision: "deny", by: `plugin:${votes.deny.plugin}`, message: `Denied by a plugin: ${votes.deny.reason ?? `${what} was not allowed.`}` };
     if (votes?.ask) return this.ask(tool, input, callId, { decision: "ask", by: `plugin:${votes.ask.plugin}${votes.ask.reason ? `: ${votes.ask.reason}` : ""}` }, list, what, false, signal, guard);
     const fromMode = v.by.startsWith("mode:");
@@ -311,10 +331,11 @@ export class Permissions {
     return this.ask(tool, input, callId, v, list, what, fromMode, signal, guard);
   }
 
-  private denialReason(tool: ToolEntry, v: Verdict, hits: ProtectedWrite[]): string {
+  private denialReason(tool: ToolEntry, v: Verdict, hits: ProtectedWrite[], subjects: string[] | undefined): string {
     if (v.by.startsWith("mode:")) return `${tool.risk} tools are not allowed in ${this.mode} mode`;
     const never = v.by.startsWith("protected:") ? hits.find((h) => h.level === "never") : undefined;
     if (never) return `it would write ${never.path}, ${never.why}, which tools never write (in any mode, whatever the rules)`;
+    if (v.by.startsWith(UNJUDGEABLE_PREFIX)) return unjudgeableReason(v.by.slice(UNJUDGEABLE_PREFIX.length), subjects);
     return `it matches the deny rule "${v.by}"`;
   }
 
@@ -369,13 +390,14 @@ export class Permissions {
       };
     }
     // One subject is shown as `tool(subject)`; several (a pipeline, a list) are shown as the input as written, with its parts.
-    const parts = subjects?.filter((s) => !s.startsWith("\u0000"));
-    const subject = subjects?.length === 1 && parts?.length === 1 ? parts[0] : undefined;
+    const parts = subjects && plainSubjects(subjects);
+    const uncertain = subjects !== undefined && isUncertain(subjects);
+    const subject = !uncertain && parts?.length === 1 ? parts[0] : undefined;
     this.deps.emit({ type: "permission_request", callId, name: tool.name, subject, suggestedRule });
     let answer: Awaited<ReturnType<PermissionAsker>>;
     try {
       const protectedWrites = guard.open.length ? { protectedWrites: Object.freeze(guard.open.map((h) => Object.freeze({ path: h.path, why: h.why }))) } : {};
-      answer = await this.asker!({ tool: tool.view, input: freezeCopy(input), subject, parts: parts ?? [], uncertain: parts?.length !== subjects?.length, suggestedRule, suggestedRules, projectRules: exact, reason: v.by, ...protectedWrites });
+      answer = await this.asker!({ tool: tool.view, input: freezeCopy(input), subject, parts: parts ?? [], uncertain, suggestedRule, suggestedRules, projectRules: exact, reason: v.by, ...protectedWrites });
     } catch (err) {
       answer = "deny";
       this.deps.emit({ type: "notice", level: "warn", source: "permissions", message: `permission prompt failed: ${errorMessage(err)}` });
@@ -425,23 +447,24 @@ function isAllow(answer: unknown): answer is "allow_once" | "allow_session" | "a
   return answer === "allow_once" || answer === "allow_session" || answer === "allow_project";
 }
 
+/** Why a call that cannot be judged was denied, and how to write it so it can be. */
+function unjudgeableReason(rule: string, subjects: string[] | undefined): string {
+  const why = (subjects && opaqueReason(subjects)) ?? "what it runs is only known when it runs";
+  return (
+    `what it runs cannot be judged from its text (${why}), and the deny rule "${rule}" may match what it runs. ` +
+    "Write the command so it can be judged: a literal command word (no variables, substitutions, globs or braces in it), " +
+    "and literal text for any nested shell (`bash -c '…'`, `eval`), no pipe into a shell"
+  );
+}
+
 /** `tool(subject)` for a call with one certain subject, else the tool's name. */
 function describeCall(name: string, subjects: string[] | undefined): string {
-  const certain = subjects?.filter((s) => !s.startsWith("\u0000"));
-  return certain?.length === 1 && certain.length === subjects!.length ? `${name}(${certain[0]})` : name;
+  const certain = subjects && plainSubjects(subjects);
+  return certain?.length === 1 && !isUncertain(subjects!) ? `${name}(${certain[0]})` : name;
 }
 
 function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
   return typeof (v as { then?: unknown } | null)?.then === "function";
-}
-
-/** A path as rules see it: relative to the project root with `/` separators (`.` for the root); outside it, absolute. */
-function projectPath(root: string, p: string): string {
-  const abs = nodePath.resolve(root, p);
-  const rel = nodePath.relative(root, abs);
-  if (rel === "") return ".";
-  if (rel === ".." || rel.startsWith(`..${nodePath.sep}`) || nodePath.isAbsolute(rel)) return abs;
-  return rel.split(nodePath.sep).join("/");
 }
 
 export function sameSubjects(a: Subjects, b: Subjects): boolean {

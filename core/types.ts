@@ -93,6 +93,72 @@ export interface ToolCallContext {
    * tool may skip asking for it otherwise: the MCP plugin then sends no `progressToken`.
    */
   readonly wantsProgress: boolean;
+  /**
+   * The OS sandbox for processes the tool starts (config `sandbox`): pass the spawn through
+   * `await ctx.sandbox.wrap({ file, args, cwd, env })` and spawn what it returns. See `CommandSandbox`.
+   */
+  readonly sandbox: CommandSandbox;
+}
+
+/** Which OS sandbox wraps commands on this machine, or why none does. */
+export interface SandboxStatus {
+  /** `bwrap` (Linux bubblewrap), `seatbelt` (macOS sandbox-exec), or `none`. */
+  readonly kind: "bwrap" | "seatbelt" | "none";
+  /** Why `none`: switched off (`sandbox.enabled: false`), or what detection found (bwrap missing or failing). */
+  readonly reason?: string;
+  /** Config `sandbox.required`: with `none`, `wrap` refuses instead of running the command unsandboxed. */
+  readonly required: boolean;
+}
+
+/** A process to start, as a tool would spawn it. */
+export interface SandboxSpawnSpec {
+  /** The program (`/bin/bash`), found as `spawn` finds it. */
+  readonly file: string;
+  readonly args: readonly string[];
+  /** Absolute folder to run in. */
+  readonly cwd: string;
+  /** Its whole environment (`{ ...process.env, ...ctx.env }`). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Protected files the gate let this call write (it asked, and was allowed): writable for this command
+   * although the sandbox keeps protected files read-only. Absolute; paths outside the workspace are ignored.
+   */
+  readonly approvedWrites?: readonly string[];
+}
+
+/** What to spawn instead: the same process inside the sandbox (or the spec unchanged where none is in use). */
+export interface SandboxedSpawn {
+  readonly file: string;
+  readonly args: string[];
+  readonly cwd: string;
+  readonly env: Record<string, string | undefined>;
+  /** The sandbox it runs in (`none`: it runs unsandboxed). */
+  readonly kind: SandboxStatus["kind"];
+  /** Said once per host, at the first wrap with no sandbox: tell the model and the user (append it to the output). */
+  readonly notice?: string;
+  /**
+   * After the process ended: what the sandbox refused (a write outside, a connection), naming the config
+   * key that would allow it, for the model to ask the user rather than retry; undefined when nothing was.
+   */
+  explain(result: { stdout: string; stderr: string; exitCode: number | null }): string | undefined;
+  /** Free what the wrap set up (the network proxy of a host list); call it once the process has ended. */
+  dispose(): void;
+}
+
+/** The OS sandbox commands run in (`ctx.sandbox` of a tool call and of a plugin's setup). */
+export interface CommandSandbox {
+  /** Which sandbox is in use (detected once per process, on first use). */
+  status(): Promise<SandboxStatus>;
+  /** The policy in a few words, e.g. `writes: the workspace, /tmp (private); network: none; credentials hidden`. */
+  describe(): string;
+  /** Config `sandbox.hooks`: command hooks run in the sandbox too. */
+  readonly hooks: boolean;
+  /**
+   * The spawn to run instead of `spec`. Throws an `AgentError` (`E_SANDBOX_UNAVAILABLE`) when config
+   * `sandbox.required` is set and no sandbox works here. Spawn the result `detached` and stop its group
+   * as before: stopping the sandbox stops everything inside it.
+   */
+  wrap(spec: SandboxSpawnSpec): Promise<SandboxedSpawn>;
 }
 
 /**
@@ -115,9 +181,11 @@ export interface ToolDefinition<I = any> {
   /**
    * The string that `permissions` rules with a parenthesised pattern match against,
    * e.g. the command for `run_command(npm test:*)` or the path for `write_file(src/*)`. Return several
-   * (e.g. each part of `a && b`): allow rules must match all of them, deny and ask rules any.
+   * (e.g. each part of `a && b`): allow rules must match all of them, deny and ask rules any. A subject
+   * that begins with a NUL byte is a mark the gate reads (`shellSubjects` returns them where a command line
+   * cannot be judged by its text), never shown or matched as text.
    */
-  permissionSubject?(input: I): string | string[] | undefined | Promise<string | string[] | undefined>;
+  permissionSubject?(input: I, ctx: WritesContext): string | string[] | undefined | Promise<string | string[] | undefined>;
   /**
    * `path`: the subjects are file paths. The gate makes them relative to the project root before rules
    * see them, and rule patterns match them as .gitignore patterns do (`*.txt` in any folder, `/x` at

@@ -1,7 +1,7 @@
 /** `agent doctor`: config, plugins, tools and the problems found. Exit 1 when there are problems. */
-import { AgentError, loadInstructions, resolveModel, type PluginHost, type TrustReport } from "../../core/index.js";
+import { AgentError, createCommandSandbox, loadInstructions, resolveModel, type PluginHost, type SandboxStatus, type TrustReport } from "../../core/index.js";
 import { version } from "../context.js";
-import { unmatchedRules } from "../rule-check.js";
+import { shellDenyNotes, unmatchedRules } from "../rule-check.js";
 import { trustLines, trustState } from "../trust-text.js";
 import { defineAppCommand } from "./_define.js";
 
@@ -11,6 +11,13 @@ function trustSection(trust: TrustReport): string[] {
   const mark = trust.state === "trusted" ? "ok  " : "warn";
   const none = trust.state === "untrusted" && !trust.skipped.length ? " (it has nothing that would run or widen)" : "";
   return [`${mark} folder trust: ${trustState(trust)}${none}`, ...held];
+}
+
+/** Which sandbox run_command uses, or why none (then commands have the rules only), and the policy in a few words. */
+function sandboxLine(st: SandboxStatus, policy: string): string {
+  if (st.kind !== "none") return `ok   sandbox: ${st.kind === "bwrap" ? "bubblewrap" : "sandbox-exec (Seatbelt)"}; ${policy}`;
+  const then = st.required ? "commands are refused (sandbox.required)" : "commands run with the permission rules only";
+  return `${st.required ? "FAIL" : "warn"} sandbox: none: ${st.reason}; ${then}`;
 }
 
 export default defineAppCommand({
@@ -36,11 +43,16 @@ export default defineAppCommand({
     }
     // A rule naming no tool does nothing: a warning (a pasted `Bash(rm:*)` deny rule is worth seeing).
     for (const w of unmatchedRules(host)) warnings.push(w.message);
+    // What a deny rule on run_command cannot see (interpreters with inline code): said, so nobody relies on it.
+    const notes = shellDenyNotes(host);
     // Problems that break nothing (a setting not applied, a hook event that never fires here).
     for (const p of host.problems) if (p.level === "warning") warnings.push(p.message);
     const prepared = await ctx.prepare();
     const instructions = loadInstructions({ root: host.workspace.root, cwd: host.cwd, userConfigDir: prepared.userConfigDir, workspace: host.workspace });
     for (const skip of instructions.skipped) warnings.push(`instructions: ${skip}`);
+    const sandbox = createCommandSandbox(host.config.sandbox, host.workspace);
+    const sandboxStatus = await sandbox.status();
+    const sandboxProblems = sandboxStatus.kind === "none" && sandboxStatus.required ? [`sandbox: config sandbox.required is set and no OS sandbox works here (${sandboxStatus.reason}): run_command refuses every command`] : [];
     const bySource = new Map<string, number>();
     for (const t of host.tools.list()) bySource.set(t.source, (bySource.get(t.source) ?? 0) + 1);
     const report = {
@@ -57,9 +69,11 @@ export default defineAppCommand({
       commands: host.commands.list().length,
       skills: skillsReport(host),
       instructions: instructions.files.map((f) => ({ path: f.path, label: f.label, scope: f.scope, bytes: f.bytes, ...(f.importedBy ? { importedBy: f.importedBy } : {}), ...(f.truncated ? { truncated: true } : {}) })),
+      sandbox: { ...sandboxStatus, hooks: sandbox.hooks, policy: sandbox.describe() },
       trust: { state: prepared.trust.state, folder: prepared.trust.folder, source: prepared.trust.source, notLoaded: prepared.trust.skipped, parts: prepared.trust.items },
-      problems: [...modelProblems, ...host.problems.filter((p) => p.level !== "warning").map((p) => p.message)],
+      problems: [...modelProblems, ...sandboxProblems, ...host.problems.filter((p) => p.level !== "warning").map((p) => p.message)],
       warnings,
+      notes,
     };
     if (ctx.values.json) {
       ctx.printJson(report);
@@ -81,6 +95,8 @@ export default defineAppCommand({
     out.push(`skills: ${sk.states.listed} listed, ${sk.states.shortened} shortened, ${sk.states["left out"]} left out${more} (budget ${sk.budget})`);
     out.push(`instructions: ${instructions.files.length ? instructions.files.map((f) => `${f.label} (${f.bytes} bytes${f.importedBy ? `, imported by ${f.importedBy}` : ""}${f.truncated ? ", cut" : ""})`).join(", ") : "no AGENTS.md or CLAUDE.md found"}`);
     out.push(`permission mode: ${report.permissionMode}`);
+    for (const n of notes) out.push(`note ${n}`);
+    out.push(sandboxLine(sandboxStatus, report.sandbox.policy));
     if (report.problems.length) {
       out.push("", `${report.problems.length} problem(s):`, ...report.problems.map((p) => `  - ${p}`));
     } else out.push("", `No problems found${warnings.length ? ` (${warnings.length} warning${warnings.length > 1 ? "s" : ""} above)` : ""}.`);

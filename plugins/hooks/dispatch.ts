@@ -4,7 +4,7 @@
  * failing closed where asked; every run audited (kind `hook`); the answers combined (deny beats ask
  * beats allow; any block blocks; every context kept).
  */
-import { DEFAULT_PLUGIN_TIMEOUTS, capOutput, parsePermissionRule, ruleNamesTool, type PluginContext, type RegisteredTool } from "../../core/index.js";
+import { DEFAULT_PLUGIN_TIMEOUTS, capOutput, denySubjects, opaqueReason, parsePermissionRule, ruleNamesTool, type PluginContext, type RegisteredTool } from "../../core/index.js";
 import type { Handler, HookPlan } from "./config.js";
 import { CLAUDE_MODES, FAIL_CLOSED, type HookEvent } from "./events.js";
 import { interpret, type Meaning } from "./outcome.js";
@@ -77,7 +77,7 @@ export class Dispatcher {
     const env = { ...process.env, ...this.ctx.config.env, CLAUDE_PROJECT_DIR: root, AGENT_PROJECT_DIR: root };
     const runOne = async (h: Handler): Promise<Meaning> => {
       const timeoutMs = this.timeoutFor(event, h);
-      const run = await runCommandHook({ command: h.command, args: h.args, cwd: root, env, stdin, timeoutMs, processes: this.ctx.processes, signal: h.async ? undefined : o.signal });
+      const run = await runCommandHook({ command: h.command, args: h.args, cwd: root, env, stdin, timeoutMs, processes: this.ctx.processes, signal: h.async ? undefined : o.signal, ...(this.ctx.sandbox.hooks ? { sandbox: this.ctx.sandbox } : {}) });
       const meaning = this.settle(event, h, interpret(event, run, timeoutMs));
       this.ctx.audit({
         kind: "hook",
@@ -156,7 +156,9 @@ function ifMatches(h: Handler, call: DispatchOptions["call"]): boolean {
   if (!ruleNamesTool(rule, call.tool)) return false;
   if (!rule.pattern) return true;
   const match = call.paths ? (rule.pathPattern ?? rule.pattern) : rule.pattern;
-  return (call.subjects ?? []).some((s) => match(s));
+  // As a deny rule would: every form of the command, and a line whose command cannot be judged matches.
+  if (call.subjects && opaqueReason(call.subjects) !== undefined) return true;
+  return denySubjects(call.subjects ?? []).some((s) => match(s));
 }
 
 function label(h: Handler): string {

@@ -417,11 +417,19 @@ describe.concurrent("agent plugins, config, doctor, audit", () => {
     expect(r.stdout).toContain(`warn permissions.deny[0] "bash(rm:*)" (from ${file}) names no registered tool, so it denies nothing; did you mean "run_command(rm:*)"?`);
     expect(r.stdout).toContain(`warn permissions.allow[0] "mcp__nowhere__*" (from ${file}) names no registered tool, so it allows nothing (is its plugin or MCP server loaded?)`);
     // Claude Code's own name for the tool is an alias: the rule applies, so nothing to warn about.
-    expect(r.stdout).not.toContain("Bash(git push:*)");
+    expect(r.stdout).not.toContain('warn permissions.deny[1] "Bash(git push:*)"');
     const q = project({ permissions: { deny: ["bash(rm:*)"] } });
     expect(json(await cli(q, ["doctor", "--json"])).warnings).toContain(
       `permissions.deny[0] "bash(rm:*)" (from ${q.path(".agentrc.json")}) names no registered tool, so it denies nothing; did you mean "run_command(rm:*)"?`,
     );
+  });
+
+  test("doctor: a deny rule on a shell command says what it cannot see (interpreters with inline code)", async () => {
+    const p = project({ permissions: { deny: ["Bash(rm:*)", "read_file(secrets/**)"] } });
+    const r = await cli(p, ["doctor"]);
+    expect(r.stdout).toContain('note permissions.deny[0] "Bash(rm:*)" meets the command however it is spelt, wrapped or nested, but not what an interpreter does with inline code (python -c');
+    expect(r.stdout).not.toContain('note permissions.deny[1]');
+    expect(json(await cli(p, ["doctor", "--json"])).notes).toHaveLength(1);
   });
 
   test("a rule pasted from Claude Code (Bash(rm:*)) denies run_command, even in bypass mode", async () => {
