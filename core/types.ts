@@ -108,6 +108,8 @@ export interface SandboxStatus {
   readonly reason?: string;
   /** Config `sandbox.required`: with `none`, `wrap` refuses instead of running the command unsandboxed. */
   readonly required: boolean;
+  /** `bwrap`: whether commands are kept from Unix sockets (a seccomp filter) when the network is `none`. */
+  readonly unixSockets?: "closed" | "open";
 }
 
 /** A process to start, as a tool would spawn it. */

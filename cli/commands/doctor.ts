@@ -15,7 +15,8 @@ function trustSection(trust: TrustReport): string[] {
 
 /** Which sandbox run_command uses, or why none (then commands have the rules only), and the policy in a few words. */
 function sandboxLine(st: SandboxStatus, policy: string): string {
-  if (st.kind !== "none") return `ok   sandbox: ${st.kind === "bwrap" ? "bubblewrap" : "sandbox-exec (Seatbelt)"}; ${policy}`;
+  const sockets = st.unixSockets ? `; Unix sockets ${st.unixSockets}${st.unixSockets === "open" ? " (a host list or \"all\" needs them, or no seccomp here)" : ""}` : "";
+  if (st.kind !== "none") return `ok   sandbox: ${st.kind === "bwrap" ? "bubblewrap" : "sandbox-exec (Seatbelt)"}; ${policy}${sockets}`;
   const then = st.required ? "commands are refused (sandbox.required)" : "commands run with the permission rules only";
   return `${st.required ? "FAIL" : "warn"} sandbox: none: ${st.reason}; ${then}`;
 }

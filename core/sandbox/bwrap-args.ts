@@ -17,6 +17,8 @@ export interface BwrapOptions {
   network: "none" | "all";
   /** Host folder holding the proxy's socket, bound at `PROXY_DIR_INSIDE`. */
   proxyDir?: string;
+  /** The Unix-socket filter (seccomp.ts) is on descriptor 3. */
+  seccomp?: boolean;
 }
 
 /** The flags every sandbox uses (also the detection probe's). */
@@ -33,6 +35,7 @@ export function bwrapArgs(m: SandboxMounts, o: BwrapOptions, command: readonly s
   }
   if (o.proxyDir) a.push("--bind", o.proxyDir, PROXY_DIR_INSIDE);
   if (o.network !== "all") a.push("--unshare-net");
+  if (o.seccomp) a.push("--seccomp", "3");
   a.push(...ISOLATION_FLAGS, "--chdir", o.cwd, "--", ...command);
   return a;
 }

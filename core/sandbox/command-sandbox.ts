@@ -17,11 +17,14 @@ import { explainRefusal } from "./explain.js";
 import { sandboxMounts, type SandboxMounts } from "./mounts.js";
 import { startProxy, type HostProxy } from "./proxy.js";
 import { seatbeltProfile } from "./seatbelt.js";
+import { unixSocketFilterFile, withFilter } from "./seccomp.js";
 import { describeNetwork, sandboxSettings, type SandboxSettings } from "./settings.js";
 
 function statusOf(d: Detection, s: SandboxSettings): SandboxStatus {
   if (!s.enabled) return { kind: "none", reason: "switched off (config sandbox.enabled: false)", required: s.required };
-  return d.kind === "none" ? { kind: "none", reason: d.reason, required: s.required } : { kind: d.kind, required: s.required };
+  if (d.kind === "none") return { kind: "none", reason: d.reason, required: s.required };
+  if (d.kind === "seatbelt") return { kind: d.kind, required: s.required };
+  return { kind: d.kind, required: s.required, unixSockets: d.seccomp && s.network === "none" ? "closed" : "open" };
 }
 
 /** A spawn the sandbox leaves as it is. */
@@ -39,13 +42,17 @@ export function createCommandSandbox(config: AgentConfig["sandbox"], workspace: 
     return Array.isArray(settings.network) ? startProxy(settings.network as string[], listen) : undefined;
   }
 
-  async function wrapBwrap(file: string, spec: SandboxSpawnSpec, mounts: SandboxMounts): Promise<SandboxedSpawn> {
+  async function wrapBwrap(file: string, seccomp: boolean, spec: SandboxSpawnSpec, mounts: SandboxMounts): Promise<SandboxedSpawn> {
     const dir = Array.isArray(settings.network) ? mkdtempSync(path.join(tmpdir(), "agent-proxy-")) : undefined;
     const proxy = dir ? await proxyFor({ path: path.join(dir, "proxy.sock") }) : undefined;
     const command = proxy ? bridged(`${PROXY_DIR_INSIDE}/proxy.sock`, [spec.file, ...spec.args]) : [spec.file, ...spec.args];
-    const args = bwrapArgs(mounts, { cwd: spec.cwd, network: settings.network === "all" ? "all" : "none", ...(dir ? { proxyDir: dir } : {}) }, command);
+    // No Unix sockets where the network is closed (a socket file is a way past the network namespace);
+    // a host list needs them for the bridge to its proxy, and "all" opens the network anyway.
+    const filter = seccomp && settings.network === "none" ? unixSocketFilterFile() : undefined;
+    const args = bwrapArgs(mounts, { cwd: spec.cwd, network: settings.network === "all" ? "all" : "none", ...(dir ? { proxyDir: dir } : {}), seccomp: !!filter }, command);
     const env = { ...spec.env, TMPDIR: "/tmp", ...(proxy ? proxyEnv(PROXY_PORT) : {}) };
-    return finished({ file, args, cwd: spec.cwd, env, kind: "bwrap" }, mounts, proxy, dir);
+    const run = filter ? withFilter(file, args, filter) : { file, args };
+    return finished({ ...run, cwd: spec.cwd, env, kind: "bwrap" }, mounts, proxy, dir);
   }
 
   async function wrapSeatbelt(file: string, spec: SandboxSpawnSpec, mounts: SandboxMounts): Promise<SandboxedSpawn> {
@@ -81,7 +88,7 @@ export function createCommandSandbox(config: AgentConfig["sandbox"], workspace: 
       }
       const det = (await detectSandbox()) as Exclude<Detection, { kind: "none" }>;
       const mounts = sandboxMounts(settings, workspace.roots, spec.approvedWrites);
-      return det.kind === "bwrap" ? wrapBwrap(det.file, spec, mounts) : wrapSeatbelt(det.file, spec, mounts);
+      return det.kind === "bwrap" ? wrapBwrap(det.file, det.seccomp, spec, mounts) : wrapSeatbelt(det.file, spec, mounts);
     },
   };
 }

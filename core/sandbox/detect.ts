@@ -8,8 +8,10 @@ import { execFile } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
 import { ISOLATION_FLAGS } from "./bwrap-args.js";
+import { unixSocketFilterFile, withFilter } from "./seccomp.js";
 
-export type Detection = { kind: "bwrap" | "seatbelt"; file: string } | { kind: "none"; reason: string };
+/** `seccomp`: bwrap can apply the Unix-socket filter here (seccomp.ts). */
+export type Detection = { kind: "bwrap"; file: string; seccomp: boolean } | { kind: "seatbelt"; file: string } | { kind: "none"; reason: string };
 
 const SEATBELT = "/usr/bin/sandbox-exec";
 /** By the bwrap named in the environment, so a test may name another in the same process. */
@@ -44,9 +46,16 @@ function run(file: string, args: string[]): Promise<string | undefined> {
   });
 }
 
+const PROBE = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-net", ...ISOLATION_FLAGS];
+
 async function probeBwrap(file: string): Promise<Detection> {
-  const failed = await run(file, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--unshare-net", ...ISOLATION_FLAGS, "--", "/bin/sh", "-c", ":"]);
-  return failed ? { kind: "none", reason: `bwrap (${file}) is installed but cannot create a sandbox here: ${failed}` } : { kind: "bwrap", file };
+  const failed = await run(file, [...PROBE, "--", "/bin/sh", "-c", ":"]);
+  if (failed) return { kind: "none", reason: `bwrap (${file}) is installed but cannot create a sandbox here: ${failed}` };
+  // The Unix-socket filter where the kernel takes it (a sandbox without it still holds the rest).
+  const filter = unixSocketFilterFile();
+  const spawn = filter && withFilter(file, [...PROBE, "--seccomp", "3", "--", "/bin/sh", "-c", ":"], filter);
+  const seccomp = spawn ? (await run(spawn.file, spawn.args)) === undefined : false;
+  return { kind: "bwrap", file, seccomp };
 }
 
 async function detect(): Promise<Detection> {

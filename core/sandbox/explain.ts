@@ -17,6 +17,8 @@ export interface ExplainContext {
 }
 
 const READ_ONLY = /read-only file system|Errno 30\b/i;
+/** `socket(AF_UNIX)` refused by the seccomp filter (seccomp.ts), as node, python and curl word it. */
+const NO_UNIX_SOCKET = /connect EPERM|socket: Operation not permitted|\[Errno 1\] Operation not permitted|Couldn't connect to server|Operation not permitted/;
 const NO_NETWORK = /could not resolve host|temporary failure in name resolution|name or service not known|EAI_AGAIN|ENETUNREACH|network is unreachable|ENOTFOUND|getaddrinfo|could not resolve|nodename nor servname/i;
 
 /** The path a refusal line names: 'quoted' (coreutils, python, node), or `bash: line 1: /path: Read-only file system`. */
@@ -57,6 +59,7 @@ export function explainRefusal(r: { stdout: string; stderr: string; exitCode: nu
   if (writes.length) lines.push(`writing ${writes.join(", ")}: commands may write only the workspace, /tmp (private to the command) and sandbox.allowWrite`);
   if (c.refused.length) lines.push(`connecting to ${c.refused.join(", ")}: not in sandbox.network`);
   else if (failed && c.network === "none" && NO_NETWORK.test(text)) lines.push('a network connection: the sandbox has no network (sandbox.network is "none"; a list of hosts or "all" would allow it)');
+  else if (failed && c.network === "none" && NO_UNIX_SOCKET.test(text)) lines.push("a connection to a Unix socket: the sandbox closes them with the network (sandbox.network \"all\" would open them)");
   const hidden = failed ? hiddenNamed(text, c.mounts) : [];
   if (hidden.length) lines.push(`reading ${hidden.join(", ")}: credentials are hidden from commands (empty in the sandbox)`);
   if (!lines.length) return undefined;

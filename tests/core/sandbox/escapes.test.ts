@@ -17,6 +17,9 @@
  * | read ~/.ssh/id_rsa, ~/.aws/credentials, ~/.netrc| empty or missing, never the secret           |
  * | read the agent's trusted-folders.json, tokens   | missing                                      |
  * | connect to a server on the host's 127.0.0.1     | fails; the server sees nothing               |
+ * | connect to a Unix socket on the host (a daemon's| EPERM (seccomp); the server sees nothing;    |
+ * |   socket file: docker.sock, a bus) with node,   |   the model is told; pipes still work        |
+ * |   python, curl --unix-socket                    |                                              |
  * | write through /proc/1/root, /proc/<host pid>    | EROFS / no such process                      |
  * | mount over a folder, remount / read-write       | permission denied (no capabilities)          |
  * | node -e / python3 -c writing outside            | EROFS                                        |
@@ -24,6 +27,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { createServer, type Server } from "node:http";
+import { createServer as createNetServer } from "node:net";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -174,6 +178,29 @@ if (here.kind === "bwrap") describe("the sandbox, attacked", () => {
     expect(r.code).not.toBe(0);
     expect(r.stdout).not.toContain("reached");
     expect(hits).toBe(before);
+  });
+
+  test("a Unix socket on the host cannot be reached (network none): no socket(AF_UNIX) inside", async () => {
+    const sock = path.join(outside, "daemon.sock");
+    let seen = 0;
+    const daemon = createNetServer((c) => {
+      seen++;
+      c.end("reached\n");
+    });
+    await new Promise<void>((r) => daemon.listen(sock, r));
+    try {
+      const py = PY ? `; ${PY} -c 'import socket; s = socket.socket(socket.AF_UNIX); s.connect("${sock}"); print(s.recv(9))'` : "";
+      const r = await run(`${process.execPath} -e 'require("net").connect("${sock}").on("data", (d) => console.log(String(d))).on("error", (e) => { console.error(e.code); process.exit(1); })'; curl -sS --unix-socket ${sock} http://x/${py}`);
+      expect(r.stdout).not.toContain("reached");
+      expect(seen).toBe(0);
+      expect(r.stdout + r.stderr).toContain("EPERM");
+      expect(r.explained).toContain("a connection to a Unix socket");
+      // Pipes between processes (socketpair) still work: node's child processes use them.
+      const pipes = await run(`${process.execPath} -e 'process.stdout.write(require("child_process").spawnSync("echo", ["piped"]).stdout)'`);
+      expect(pipes.stdout).toBe("piped\n");
+    } finally {
+      await new Promise((r) => daemon.close(r));
+    }
   });
 
   test("mounting is refused: no capabilities, even when the host runs as root", async () => {

@@ -4,8 +4,9 @@
  * the model is told for the refusals each program words its own way.
  */
 import { homedir } from "node:os";
-import { expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { bwrapArgs } from "../../../core/sandbox/bwrap-args.js";
+import { unixSocketFilter, withFilter } from "../../../core/sandbox/seccomp.js";
 import { explainRefusal } from "../../../core/sandbox/explain.js";
 import type { SandboxMounts } from "../../../core/sandbox/mounts.js";
 import { sbString, seatbeltProfile } from "../../../core/sandbox/seatbelt.js";
@@ -79,4 +80,22 @@ test("a protected file is named as one; the network and hidden credentials only 
   expect(explainRefusal({ stdout: "", stderr: "cat: /home/u/.ssh/id_rsa: No such file or directory", exitCode: 1 }, ctx)).toContain("reading /home/u/.ssh: credentials are hidden");
   expect(explainRefusal({ stdout: "ok", stderr: "", exitCode: 0 }, ctx)).toBeUndefined();
   expect(explainRefusal({ stdout: "", stderr: "", exitCode: 1 }, { ...ctx, network: ["a.com"], refused: ["b.com"] })).toContain("connecting to b.com: not in sandbox.network");
+});
+
+describe("the Unix-socket filter", () => {
+  test("classic BPF for this machine: refuses socket(AF_UNIX), io_uring_setup and other ABIs, allows the rest", () => {
+    const f = unixSocketFilter("x64")!;
+    expect(f.length % 8).toBe(0);
+    const insns = Array.from({ length: f.length / 8 }, (_, i) => ({ code: f.readUInt16LE(i * 8), k: f.readUInt32LE(i * 8 + 4) }));
+    expect(insns.at(-1)).toEqual({ code: 0x06, k: 0x7fff0000 });
+    expect(insns.map((x) => x.k)).toEqual(expect.arrayContaining([0xc000003e, 41, 425, 1, 0x00050001]));
+    expect(unixSocketFilter("arm64")!.includes(Buffer.from([198, 0, 0, 0]))).toBe(true);
+    expect(unixSocketFilter("ia32")).toBeUndefined();
+  });
+
+  test("bwrap takes it on descriptor 3, opened by a sh that execs bwrap", () => {
+    const args = bwrapArgs({ writable: ["/w"], readOnly: [], hidden: [] }, { cwd: "/w", network: "none", seccomp: true }, ["x"]);
+    expect(args.slice(args.indexOf("--seccomp"), args.indexOf("--seccomp") + 2)).toEqual(["--seccomp", "3"]);
+    expect(withFilter("/usr/bin/bwrap", args, "/f.bpf")).toEqual({ file: "/bin/sh", args: ["-c", 'exec 3<"$0" && exec "$@"', "/f.bpf", "/usr/bin/bwrap", ...args] });
+  });
 });
