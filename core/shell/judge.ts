@@ -25,6 +25,8 @@ const CHANGES_LOOKUP = new Set(["PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "DYLD_I
 /** Commands that never write files themselves: after only these, a script file is still what was read. */
 const NO_WRITES = new Set(["cd", "pushd", "popd", "echo", "printf", "true", "false", "test", "[", "pwd", "export", "set", "shopt", "type", "which", "hash", "unset", "sleep", "ls", "cat", "grep", "head", "tail", "wc", "date", "source", "."]);
 const STATEMENTS = new Set(["unset_command", "test_command"]);
+/** A `[[ … ]]` comparison bash evaluates as arithmetic. */
+const ARITH_TEST = /\s-(?:eq|ne|lt|le|gt|ge)\s/;
 /** Builtins that load or run code an option names (`enable -f lib.so`, `mapfile -C callback`). */
 const BUILTIN_LOADERS: readonly [string, string][] = [
   ["enable", "-f"],
@@ -42,6 +44,10 @@ export class LineJudge {
   /** Inside a script file's text: what is found there is for deny rules only. */
   private inFile = 0;
   private depth = 0;
+  /** Bash evaluates something as arithmetic (`[[ $X -eq 0 ]]`, `$((X))`, `let`, `declare -i`). */
+  private arith = false;
+  /** A literal word holds command-substitution syntax (`'a[$(rm f)]'`): code, if bash evaluates it. */
+  private hiddenCode = false;
 
   constructor(
     private readonly parser: TsParser,
@@ -63,6 +69,8 @@ export class LineJudge {
     } finally {
       tree.delete();
     }
+    // Arithmetic (and an array subscript) runs the `$(…)` a value holds: `X='a[$(rm f)]'; [[ $X -eq 0 ]]`.
+    if (this.arith && this.hiddenCode) this.opaque("bash evaluates a value as arithmetic, and a quoted word of the line holds a command substitution it would run");
   }
 
   private visit(node: TsNode, top: boolean): void {
@@ -85,8 +93,12 @@ export class LineJudge {
       case "process_substitution":
         this.out.push(UNCERTAIN);
         return this.children(node, false);
+      case "arithmetic_expansion":
+        this.arith = true;
+        return this.children(node, false);
       default:
         if (STATEMENTS.has(node.type)) this.add(oneLine(node.text));
+        if (node.type === "test_command" && ARITH_TEST.test(node.text)) this.arith = true;
         return this.children(node, top && (node.type === "program" || node.type === "list"));
     }
   }
@@ -106,8 +118,9 @@ export class LineJudge {
 
   private redirect(node: TsNode): void {
     this.wrote = true;
-    const m = /^(\d*|&)(>>|>\||>)(?!&)\s*(.+)$/s.exec(node.text.trim());
-    if (!m) return this.children(node, false);
+    const m = /^(\d*|&)(>>|>\||>&|>)\s*(.+)$/s.exec(node.text.trim());
+    // `>&2`, `2>&1`, `>&-` copy or close a descriptor; `>& file` (no number) writes the file, as `&>` does.
+    if (!m || (m[2] === ">&" && /^(?:\d+-?|-)$/.test(m[3].trim()))) return this.children(node, false);
     const target = decodeWord(m[3].trim());
     if (!(target.literal && target.value === "/dev/null")) this.add(`${m[2] === ">>" ? ">>" : ">"} ${shownWord(target)}`);
     this.children(node, false);
@@ -142,6 +155,7 @@ export class LineJudge {
   /** One simple command, and whatever it runs in turn. */
   private simple(words: Word[], assigns: Word[], stdin: Word | undefined, top: boolean): void {
     this.checkAssignments(assigns.map((w) => w.value || w.raw));
+    this.noteCode([...assigns, ...words]);
     const subject = [...assigns, ...words].map(shownWord).join(" ");
     if (!words.length) return void (subject && this.add(subject));
     const [cmd, ...args] = words;
@@ -174,6 +188,7 @@ export class LineJudge {
     else if (SHELLS.has(name)) this.shell(name, args, stdin);
     else if (name === "eval") this.text(joined(args), "`eval`");
     else if (name === "trap") this.trap(args);
+    else if (name === "let") this.arith = true;
     else if (BUILTIN_LOADERS.some(([n, o]) => n === name && args.some((a) => !a.literal || a.value.startsWith(o)))) this.opaque(`\`${name}\` with that option runs code the line does not show`);
     else if (name === "hash" && args.some((a) => !a.literal || a.value.startsWith("-p"))) this.out.push(UNCERTAIN);
     else if (name === "source" || name === ".") this.scriptFile(args[0], name, false);
@@ -260,9 +275,21 @@ export class LineJudge {
     }
   }
 
+  /** Literal words that hold `$(…)` or backticks; an array subscript holding one runs it wherever bash reads the name. */
+  private noteCode(words: Word[]): void {
+    for (const w of words) {
+      if (!w.literal || !/\$\(|`/.test(w.value)) continue;
+      this.hiddenCode = true;
+      if (/\[[^\]]*(?:\$\(|`)/.test(w.value)) this.opaque(`\`${w.raw}\` names an array element whose subscript runs a command when bash reads it`);
+    }
+  }
+
   /** `export A=1`, `declare -x PATH=…`, `A=1` on its own. */
   private assignments(node: TsNode): void {
     const nodes = node.type === "variable_assignment" ? [node] : node.namedChildren.filter((c) => c.type === "variable_assignment");
+    this.noteCode(nodes.map(assignmentWord));
+    if (node.type === "declaration_command") this.noteCode(node.namedChildren.filter((c) => c.type !== "variable_assignment").map((c) => decodeWord(c.text)));
+    if (node.type === "declaration_command" && /^\s*(?:declare|typeset|local)\s+-\w*i/.test(node.text)) this.arith = true;
     this.checkAssignments(nodes.map((c) => c.childForFieldName("name")?.text ?? ""));
     if (node.type === "declaration_command") {
       // `export BASH_ENV` (a name alone) exports what an earlier assignment set.

@@ -24,6 +24,7 @@ describe("what a command line runs", () => {
     ["npm test > ~/.bashrc", ["npm test", "> ~/.bashrc"]],
     ["make >> build.log 2>&1", ["make", ">> build.log"]],
     ["echo hi > /dev/null 2>&1", ["echo hi"]],
+    ["echo hi >& out.txt 2>&1 >&2", ["echo hi", "> out.txt"]],
     ["git log | head -5 | cat < /dev/null", ["git log", "head -5", "cat"]],
     ["echo $(rm -rf /)", ["echo $(rm -rf /)", "rm -rf /", UNCERTAIN]],
     ["echo `id`", ["echo `id`", "id", UNCERTAIN]],

@@ -43,6 +43,32 @@ describe("a deny rule on rm against a real shell", () => {
     expect(through).toEqual([]);
   });
 
+  it("the table is real: without the deny rule most of its lines do delete the file (128 of 160 here)", async () => {
+    const open = await createHost({
+      cwd: p.dir,
+      userConfigDir: false,
+      loadConfigFiles: false,
+      audit: false,
+      builtins: [{ name: "tools", load: async () => toolsPlugin }],
+      permissionMode: "bypass",
+      config: { permissions: { allow: ["run_command"] } },
+    });
+    let deleted = 0;
+    try {
+      for (const command of EVASIONS) {
+        // A few run on (`watch`) or wait: each is stopped after a while, deleting or not.
+        await open.tools.call("run_command", { command, timeout_ms: 3000 });
+        if (!existsSync(p.path("f"))) deleted++;
+        writeFileSync(p.path("f"), "keep me\n");
+        writeFileSync(p.path("s.sh"), "rm -f f\n");
+      }
+    } finally {
+      await open.close();
+    }
+    // Some need what this machine may lack (sudo, doas, su, a variable set): the rest are real deletions.
+    expect(deleted).toBeGreaterThan(EVASIONS.length * 0.7);
+  }, 300_000);
+
   it("ordinary lines still run", async () => {
     for (const command of ["ls | wc -l", "cd sub && bash s.sh", "cat src/a.txt | head -1", "echo rm f", "timeout 5 echo ok"]) {
       const r = await host.tools.call("run_command", { command });
