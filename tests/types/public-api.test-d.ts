@@ -32,6 +32,11 @@ import {
   type PluginHost,
   type ToolCallInfo,
   type ToolResult,
+  denySubjects,
+  opaqueReason,
+  shellSubjects,
+  type ScriptFiles,
+  type ShellSubjectOptions,
 } from "../../core/index.js";
 import { createTestHost, scriptedProvider, type TestHost } from "../../core/testing.js";
 
@@ -290,5 +295,21 @@ describe("protected paths", () => {
     expectTypeOf<PermissionRequest["protectedWrites"]>().toEqualTypeOf<readonly ProtectedWriteInfo[] | undefined>();
     expectTypeOf<ProtectedWriteInfo>().toEqualTypeOf<{ readonly path: string; readonly why: string }>();
     expectTypeOf(changesAgentKey).toEqualTypeOf<(before: string | undefined, after: string | undefined) => boolean>();
+  });
+});
+
+describe("shell subjects for plugin tools", () => {
+  test("a tool's permissionSubject gets the workspace; shellSubjects reads script files the line runs", () => {
+    defineTool({
+      name: "exec_line",
+      description: "Run a line",
+      input: z.object({ line: z.string() }),
+      permissionSubject: (i, ctx) => shellSubjects(i.line, { files: { cwd: ctx.workspace.root, read: () => undefined } }),
+      run: () => "ok",
+    });
+    expectTypeOf(shellSubjects).parameter(1).toEqualTypeOf<ShellSubjectOptions | undefined>();
+    expectTypeOf<ScriptFiles["read"]>().toEqualTypeOf<(file: string) => string | undefined>();
+    expectTypeOf(denySubjects).toEqualTypeOf<(subjects: readonly string[]) => string[]>();
+    expectTypeOf(opaqueReason).toEqualTypeOf<(subjects: readonly string[]) => string | undefined>();
   });
 });
