@@ -11,8 +11,12 @@
  *   most that mode and set to it exactly before anything is written.
  * - `{ shared: m }` (a file the project shares, e.g. `.mcp.json`) or no mode: an existing file keeps
  *   its mode; a new one gets `m` (default 0o666) less the umask.
+ *
+ * Durable: the temp file is fsync'd before the rename and the folder after it, so a power cut after
+ * the call returns finds the new content, not an empty file or the old one.
  */
-import { closeSync, fchmodSync, fstatSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fstatSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import path from "node:path";
 
 /** Owner read and write only: every file agent-host writes that can hold a secret. */
 export const SECRET_FILE_MODE = 0o600;
@@ -41,6 +45,7 @@ export function writeFileAtomic(file: string, text: string | Uint8Array, mode?: 
       const data = typeof text === "string" ? Buffer.from(text) : text;
       let off = 0;
       while (off < data.byteLength) off += writeSync(fd, data, off, data.byteLength - off);
+      fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
@@ -48,6 +53,20 @@ export function writeFileAtomic(file: string, text: string | Uint8Array, mode?: 
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
+  }
+  syncFolder(path.dirname(file));
+}
+
+/** Make a rename in `dir` durable; where folders cannot be fsync'd (some file systems, Windows), the rename stands as it is. */
+function syncFolder(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch {
+    /* EISDIR/EINVAL/EPERM: not supported here */
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -2,6 +2,8 @@
 
 export type ErrorCode =
   | "E_CONFIG"
+  /** Another process held a file's lock for longer than the wait allows (config edits). */
+  | "E_FILE_LOCKED"
   | "E_USAGE"
   | "E_TOOL_NOT_FOUND"
   | "E_TOOL_INVALID_INPUT"
@@ -14,6 +16,8 @@ export type ErrorCode =
   | "E_PATH_OUTSIDE_WORKSPACE"
   /** Config `sandbox.required` is set and no OS sandbox works on this machine: the command is not run. */
   | "E_SANDBOX_UNAVAILABLE"
+  /** The audit log cannot be written (a full disk) and `audit.onError` is not "warn": the call is not run. */
+  | "E_AUDIT_UNAVAILABLE"
   | "E_REGISTER_REJECTED"
   | "E_PLUGIN"
   | "E_COMMAND_NOT_FOUND"

@@ -142,6 +142,7 @@ export { terminate } from "./processes.js";
 export { createCommandSandbox } from "./sandbox/command-sandbox.js";
 export type { ScriptFiles, ShellSubjectOptions } from "./shell.js";
 export { denySubjects, opaqueReason } from "./subject-marks.js";
+export { auditLogFiles, readAuditTail, type AuditTail } from "./audit-files.js";
 export {
   shellSubjects,
   wildcardMatcher as patternMatcher,
@@ -158,6 +159,8 @@ export { hostVersion } from "./version.js";
 export { tooDeep, MAX_CONFIG_DEPTH } from "./depth.js";
 export { parseJson, parseJsonConfig, parseJsonLines, JsonSyntaxError } from "./json.js";
 export { writeFileAtomic, openPrivateAppend, SECRET_FILE_MODE, type SharedFileMode } from "./atomic-write.js";
+export { updateFileLocked, type FileChange, type LockedUpdate, type LockedUpdateOptions } from "./locked-update.js";
+export { withFileLock, withFileLockAsync, lockFileOf, type FileLockOptions } from "./file-lock.js";
 export { oneLine } from "./one-line.js";
 export { picomatch } from "./glob.js";
 export { judgedPaths, type JudgedPaths } from "./judged-paths.js";

@@ -8,8 +8,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { SECRET_FILE_MODE, writeFileAtomic } from "./atomic-write.js";
+import { SECRET_FILE_MODE } from "./atomic-write.js";
 import { AgentError } from "./errors.js";
+import { updateFileLocked } from "./locked-update.js";
 import { noteLocalWrite } from "./trust.js";
 import { defaultUserConfigDir } from "./user-config-dir.js";
 
@@ -25,8 +26,11 @@ export function localSettingsPath(projectRoot: string): string {
 /** The file's object (empty when it does not exist); a file that is not a JSON object is an error to fix by hand. */
 export function readLocalSettings(projectRoot: string): Record<string, unknown> {
   const file = localSettingsPath(projectRoot);
-  if (!existsSync(file)) return {};
-  const text = readFileSync(file, "utf8").replace(/^\uFEFF/, "");
+  return existsSync(file) ? parseLocalSettings(file, readFileSync(file, "utf8")) : {};
+}
+
+function parseLocalSettings(file: string, raw: string | undefined): Record<string, unknown> {
+  const text = (raw ?? "").replace(/^\uFEFF/, "");
   let data: unknown;
   try {
     data = text.trim() ? JSON.parse(text) : {};
@@ -40,17 +44,26 @@ export function readLocalSettings(projectRoot: string): Record<string, unknown> 
 /**
  * Change the file (created with its folder when missing) and write it atomically, mode 0600 whatever
  * the umask (it holds servers' `-e` values and headers): a file found 0644 is 0600 once rewritten.
- * `.agent/.gitignore` is made to list it. Returns the file's path.
+ * `change` is applied under the file's lock to what is on disk then (another process may have written
+ * since anything was read), so concurrent writers never lose each other's entries. `.agent/.gitignore`
+ * is made to list it. Returns the file's path.
  */
 export function updateLocalSettings(projectRoot: string, change: (data: Record<string, unknown>) => void): string {
   const file = localSettingsPath(projectRoot);
-  const data = readLocalSettings(projectRoot);
-  change(data);
   mkdirSync(path.dirname(file), { recursive: true });
   ensureIgnored(path.dirname(file));
-  writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`, SECRET_FILE_MODE);
-  // What the user just said applies on the next start even in a folder trusted with a fingerprint.
-  noteLocalWrite(defaultUserConfigDir(), projectRoot, file);
+  const userConfigDir = defaultUserConfigDir();
+  updateFileLocked(
+    file,
+    (current) => {
+      const data = parseLocalSettings(file, current);
+      change(data);
+      return `${JSON.stringify(data, null, 2)}\n`;
+    },
+    SECRET_FILE_MODE,
+    // Still under the lock: the digest noted is of what this call wrote, not of a later writer's file.
+    { afterWrite: () => noteLocalWrite(userConfigDir, projectRoot, file) },
+  );
   return file;
 }
 

@@ -9,8 +9,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { writeFileAtomic } from "./atomic-write.js";
 import { AgentError, errorMessage } from "./errors.js";
+import { updateFileLocked } from "./locked-update.js";
 
 /** One part of a folder that would run code or widen what the agent may do. */
 export interface TrustItem {
@@ -95,22 +95,40 @@ function coversBelow(folder: string): boolean {
 function readTrustFile(userConfigDir: string | undefined, strict = false): TrustFile {
   if (!userConfigDir) return { version: 1, folders: [] };
   const file = path.join(userConfigDir, TRUST_FILE);
+  let text: string | undefined;
   try {
-    const data = JSON.parse(readFileSync(file, "utf8")) as Partial<TrustFile>;
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if (strict && (err as NodeJS.ErrnoException).code !== "ENOENT") throw unreadable(file, err);
+  }
+  return parseTrustFile(file, text, strict);
+}
+
+function parseTrustFile(file: string, text: string | undefined, strict: boolean): TrustFile {
+  if (text === undefined) return { version: 1, folders: [] };
+  try {
+    const data = JSON.parse(text) as Partial<TrustFile>;
     if (!data || !Array.isArray(data.folders)) throw new Error("expected { folders: [...] }");
     return { version: 1, folders: data.folders.filter((f) => f && typeof f.path === "string") };
   } catch (err) {
-    if (strict && (err as NodeJS.ErrnoException).code !== "ENOENT") {
-      throw new AgentError("E_CONFIG", `${file} could not be read (${errorMessage(err)}); fix or delete it, then trust the folders again`);
-    }
+    if (strict) throw unreadable(file, err);
     return { version: 1, folders: [] };
   }
 }
 
-function writeTrustFile(userConfigDir: string, data: TrustFile): string {
+const unreadable = (file: string, err: unknown) => new AgentError("E_CONFIG", `${file} could not be read (${errorMessage(err)}); fix or delete it, then trust the folders again`);
+
+/**
+ * Change the decisions under the file's lock, on what is on disk then (two folders trusted at once
+ * both stay). `change` returns false to leave the file as it is. Returns the file.
+ */
+function updateTrustFile(userConfigDir: string, change: (data: TrustFile) => boolean): string {
   mkdirSync(userConfigDir, { recursive: true, mode: 0o700 });
   const file = path.join(userConfigDir, TRUST_FILE);
-  writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`, 0o600);
+  updateFileLocked(file, (current) => {
+    const data = parseTrustFile(file, current, true);
+    return change(data) ? `${JSON.stringify(data, null, 2)}\n` : undefined;
+  }, 0o600);
   return file;
 }
 
@@ -239,10 +257,11 @@ export class FolderTrust implements ConfigTrust {
 /** Trust `folder` with exactly these parts (a later part is held back until trusted again). Returns the file written. */
 export function trustFolder(userConfigDir: string, folder: string, digests: readonly string[] | undefined): string {
   const real = realFolder(folder);
-  const data = readTrustFile(userConfigDir, true);
   const record: TrustRecord = { path: real, trustedAt: new Date().toISOString(), ...(digests ? { items: [...new Set(digests)] } : {}) };
-  data.folders = [...data.folders.filter((r) => r.path !== real), record];
-  return writeTrustFile(userConfigDir, data);
+  return updateTrustFile(userConfigDir, (data) => {
+    data.folders = [...data.folders.filter((r) => r.path !== real), record];
+    return true;
+  });
 }
 
 /** A file's content as a digest (a changed code config or local plugin file is a new part); undefined when unreadable. */
@@ -261,11 +280,13 @@ export function fileDigest(file: string): string | undefined {
  */
 export function noteLocalWrite(userConfigDir: string, folder: string, file: string): void {
   try {
-    const data = readTrustFile(userConfigDir, true);
-    const record = data.folders.find((r) => r.path === realFolder(folder));
-    if (!record || !Array.isArray(record.items)) return;
-    record.localWrite = fileDigest(file);
-    writeTrustFile(userConfigDir, data);
+    const real = realFolder(folder);
+    updateTrustFile(userConfigDir, (data) => {
+      const record = data.folders.find((r) => r.path === real);
+      if (!record || !Array.isArray(record.items)) return false;
+      record.localWrite = fileDigest(file);
+      return true;
+    });
   } catch {
     /* the decision stays as it was: the new parts are asked about on the next start */
   }
@@ -274,11 +295,14 @@ export function noteLocalWrite(userConfigDir: string, folder: string, file: stri
 /** Forget the decision about `folder`; true when there was one. */
 export function untrustFolder(userConfigDir: string, folder: string): boolean {
   const real = realFolder(folder);
-  const data = readTrustFile(userConfigDir, true);
-  const kept = data.folders.filter((r) => r.path !== real && r.path !== path.resolve(folder));
-  if (kept.length === data.folders.length) return false;
-  writeTrustFile(userConfigDir, { version: 1, folders: kept });
-  return true;
+  let forgot = false;
+  updateTrustFile(userConfigDir, (data) => {
+    const kept = data.folders.filter((r) => r.path !== real && r.path !== path.resolve(folder));
+    forgot = kept.length !== data.folders.length;
+    data.folders = kept;
+    return forgot;
+  });
+  return forgot;
 }
 
 /** The recorded decision that trusts `folder` (its own, or a parent's that covers it), if any. */

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { AgentError, findPluginPackage, locateProjectConfig, pluginPackageNames } from "../../core/index.js";
+import { AgentError, findPluginPackage, locateProjectConfig, pluginPackageNames, withFileLockAsync } from "../../core/index.js";
 import { createConfig, editPlugins, entryName, type EditResult } from "../config-edit.js";
 import { defineAppCommand } from "./_define.js";
 
@@ -24,6 +24,16 @@ function npm(args: string[], cwd: string): Promise<NpmResult> {
     child.on("error", (err) => resolve({ code: 1, output: `could not run npm: ${err.message}` }));
     child.on("close", (code) => resolve({ code: code ?? 1, output }));
   });
+}
+
+/**
+ * Run `fn` (an npm install or uninstall) holding the lock on the project's package.json: npm rewrites
+ * it whole, so parallel `agent plugin add` would lose each other's dependencies. An install can take
+ * minutes, so the wait is long (`AGENT_LOCK_WAIT_MS` still bounds it).
+ */
+function withPackageJson<T>(projectRoot: string, fn: () => Promise<T>): Promise<T> {
+  const waitMs = process.env.AGENT_LOCK_WAIT_MS ? undefined : 10 * 60_000;
+  return withFileLockAsync(path.join(projectRoot, "package.json"), fn, { waitMs });
 }
 
 function readDeps(projectRoot: string): Record<string, string> {
@@ -102,12 +112,11 @@ const add = defineAppCommand({
     if (!existsSync(path.join(projectRoot, "package.json")) && !ctx.values["no-install"]) {
       ctx.usageError(`${projectRoot} has no package.json to install the plugin into. Run npm init -y there first.`);
     }
-    const pkg = ctx.values["no-install"] ? (isPathSpec(spec) ? spec : splitVersion(spec).name) : await install(spec, projectRoot, ctx);
+    const pkg = ctx.values["no-install"] ? (isPathSpec(spec) ? spec : splitVersion(spec).name) : await withPackageJson(projectRoot, () => install(spec, projectRoot, ctx));
     const line = `add "${pkg}" to plugins: plugins: ["${pkg}"]`;
-    const result = configFile
-      ? await editPlugins(configFile, (plugins) => (plugins.some((e) => sameEntry(e, pkg)) ? undefined : [...plugins, pkg]), line)
-      : createConfig(projectRoot, [pkg]);
-    if (result === "nochange") ctx.print(`${pkg} is already in the plugins of ${configFile}.`);
+    const addTo = (plugins: unknown[]) => (plugins.some((e) => sameEntry(e, pkg)) ? undefined : [...plugins, pkg]);
+    const result = configFile ? await editPlugins(configFile, addTo, line) : createConfig(projectRoot, addTo);
+    if (result === "nochange") ctx.print(`${pkg} is already in the plugins of ${configFile ?? path.join(projectRoot, ".agentrc.json")}.`);
     else report(ctx, result, `Added "${pkg}" to the plugins in`);
     ctx.print("Check it with: agent plugins");
     return 0;
@@ -142,7 +151,7 @@ const remove = defineAppCommand({
     }
     const deps = readDeps(projectRoot);
     if (!ctx.values["keep-package"] && deps[pkg]) {
-      const r = await npm(["uninstall", pkg], projectRoot);
+      const r = await withPackageJson(projectRoot, () => npm(["uninstall", pkg], projectRoot));
       if (r.code !== 0) throw new AgentError("E_USAGE", `npm uninstall ${pkg} failed:\n${r.output.trim()}`);
       ctx.print(`Uninstalled ${pkg}.`);
       found = true;

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { AgentError, ConfigError, MAX_CONFIG_DEPTH, parseJsonConfig, tooDeep, writeFileAtomic } from "../../core/index.js";
+import { AgentError, ConfigError, MAX_CONFIG_DEPTH, parseJsonConfig, tooDeep, updateFileLocked } from "../../core/index.js";
 import { isRecord } from "./values.js";
 
 export interface McpJson {
@@ -20,8 +20,12 @@ export function mcpJsonPath(projectRoot: string): string {
 }
 
 export function readMcpJson(file: string): McpJson {
-  if (!existsSync(file)) return { file, existed: false, data: { mcpServers: {} }, indent: "  " };
-  const raw = readFileSync(file, "utf8");
+  return parseMcpJson(file, existsSync(file) ? readFileSync(file, "utf8") : undefined);
+}
+
+/** The file's text (undefined: there is none) as its servers, other keys and indentation. */
+export function parseMcpJson(file: string, raw: string | undefined): McpJson {
+  if (raw === undefined) return { file, existed: false, data: { mcpServers: {} }, indent: "  " };
   // A byte order mark (Windows editors) is not part of the JSON; it is not written back either.
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   let data: unknown;
@@ -41,14 +45,22 @@ export function readMcpJson(file: string): McpJson {
 }
 
 /**
- * Shared and committed, as Claude Code writes it: an existing file keeps its mode; a new one is 0644
- * less the umask (readable by all, never writable by others even under umask 000: it names commands
- * that run). Secrets belong in the local scope, which is 0600.
+ * Change the servers (`change` returns false: nothing to write) under the file's lock, on what is on
+ * disk then, so parallel `agent mcp add -s project` keep every entry. Shared and committed, as Claude
+ * Code writes it: an existing file keeps its mode; a new one is 0644 less the umask (readable by all,
+ * never writable by others even under umask 000: it names commands that run). Secrets belong in the
+ * local scope, which is 0600.
  */
-export function writeMcpJson(json: McpJson): void {
-  writeFileAtomic(json.file, `${JSON.stringify(json.data, null, json.indent)}\n`, { shared: 0o644 });
+export function updateMcpJson(file: string, change: (servers: McpJson["data"]["mcpServers"]) => boolean): void {
+  updateFileLocked(
+    file,
+    (current) => {
+      const json = parseMcpJson(file, current);
+      return change(json.data.mcpServers) ? `${JSON.stringify(json.data, null, json.indent)}\n` : undefined;
+    },
+    { shared: 0o644 },
+  );
 }
-
 
 /** What `.mcp.json` holds for the config hook: its servers, and those left out because they nest absurdly deep. */
 export interface McpJsonServers {

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { writeFileAtomic } from "../../core/index.js";
+import { updateFileLocked, withFileLock } from "../../core/index.js";
 import type { ServerConfig } from "./config.js";
 import type { McpOAuthProvider } from "./oauth-provider.js";
 
@@ -30,6 +30,14 @@ export interface StoredAuth {
   pendingScope?: string;
   /** The scope the last login asked for. */
   loginScope?: string;
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 export type DeclareSecret = (value: string, label: string) => void;
@@ -63,30 +71,40 @@ export class OAuthStore {
 
   read(): StoredAuth {
     if (this.cache) return this.cache;
-    let data: StoredAuth = { url: this.url };
-    try {
-      if (this.file && existsSync(this.file)) {
-        const parsed = JSON.parse(readFileSync(this.file, "utf8")) as StoredAuth;
-        if (parsed && parsed.url === this.url) data = parsed;
-      }
-    } catch {
-      /* an unreadable file is as good as none: the next login writes a new one */
-    }
+    const data = this.file && existsSync(this.file) ? this.parse(readText(this.file)) : { url: this.url };
     this.declareSecrets(data);
     this.cache = data;
     return data;
   }
 
+  /**
+   * Change the stored state: under the file's lock, on what is on disk then (another process may have
+   * refreshed the tokens or saved a scope since this one read it), written atomically, mode 0600.
+   */
   update(change: (data: StoredAuth) => void): void {
-    const data = structuredClone(this.read());
-    change(data);
-    this.declareSecrets(data);
-    this.cache = data;
-    if (!this.file) return;
+    if (!this.file) {
+      const data = structuredClone(this.read());
+      change(data);
+      this.declareSecrets(data);
+      this.cache = data;
+      return;
+    }
     const dir = path.dirname(this.file);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700);
-    writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`, 0o600);
+    let next: StoredAuth | undefined;
+    updateFileLocked(
+      this.file,
+      (current) => {
+        const data = this.parse(current);
+        change(data);
+        next = data;
+        return `${JSON.stringify(data, null, 2)}\n`;
+      },
+      0o600,
+    );
+    this.declareSecrets(next!);
+    this.cache = next;
   }
 
   /** Forget everything about this server (logout). */
@@ -94,9 +112,22 @@ export class OAuthStore {
     const had = !!this.cache?.tokens;
     this.cache = { url: this.url };
     if (!this.file) return had;
-    if (!existsSync(this.file)) return false;
-    rmSync(this.file, { force: true });
-    return true;
+    return withFileLock(this.file, () => {
+      if (!existsSync(this.file)) return false;
+      rmSync(this.file, { force: true });
+      return true;
+    });
+  }
+
+  /** The file's state; an unreadable file, or one for another URL, is as good as none: the next login writes a new one. */
+  private parse(text: string | undefined): StoredAuth {
+    try {
+      const parsed = text === undefined ? undefined : (JSON.parse(text) as StoredAuth);
+      if (parsed && parsed.url === this.url) return parsed;
+    } catch {
+      /* as none */
+    }
+    return { url: this.url };
   }
 
   private declareSecrets(data: StoredAuth): void {

@@ -10,8 +10,8 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { AgentError, defaultUserConfigDir, localSettingsPath, readLocalSettings, updateLocalSettings, writeFileAtomic } from "../../core/index.js";
-import { mcpJsonPath, readMcpJson, writeMcpJson } from "./mcp-json.js";
+import { AgentError, defaultUserConfigDir, localSettingsPath, readLocalSettings, updateFileLocked, updateLocalSettings } from "../../core/index.js";
+import { mcpJsonPath, readMcpJson, updateMcpJson } from "./mcp-json.js";
 
 export const SCOPES = ["local", "project", "user"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -20,7 +20,11 @@ export interface ScopeFile {
   scope: Scope;
   file: string;
   servers(): Promise<Record<string, unknown>>;
-  /** Set (or, with undefined, delete) a server entry and write the file. */
+  /**
+   * Add (or, with undefined, delete) a server entry and write the file, under its lock on what is on
+   * disk then. Adding a name the file already holds (another `agent mcp add` got there first) is an
+   * error: one add never replaces another's entry unseen.
+   */
   set(name: string, entry: unknown | undefined): Promise<void>;
 }
 
@@ -28,6 +32,22 @@ export function parseScope(value: string | undefined): Scope {
   const v = value ?? "local";
   if (!(SCOPES as readonly string[]).includes(v)) throw new AgentError("E_USAGE", `--scope must be local, project or user; got "${value}"`);
   return v as Scope;
+}
+
+function taken(name: string, file: string, scope: Scope): AgentError {
+  return new AgentError("E_USAGE", `an MCP server named "${name}" is already in ${file}; remove it first (agent mcp remove -s ${scope} ${name}).`);
+}
+
+/** Apply an add or a delete to `servers`; false when a delete finds nothing to delete. */
+function apply(servers: Record<string, unknown>, name: string, entry: unknown, file: string, scope: Scope): boolean {
+  if (entry === undefined) {
+    if (!Object.hasOwn(servers, name)) return false;
+    delete servers[name];
+    return true;
+  }
+  if (Object.hasOwn(servers, name)) throw taken(name, file, scope);
+  servers[name] = entry;
+  return true;
 }
 
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
@@ -40,10 +60,7 @@ export function scopeFile(scope: Scope, projectRoot: string): ScopeFile {
       file,
       servers: async () => readMcpJson(file).data.mcpServers,
       async set(name, entry) {
-        const json = readMcpJson(file);
-        if (entry === undefined) delete json.data.mcpServers[name];
-        else json.data.mcpServers[name] = entry;
-        writeMcpJson(json);
+        updateMcpJson(file, (servers) => apply(servers, name, entry, file, scope));
       },
     };
   }
@@ -53,10 +70,10 @@ export function scopeFile(scope: Scope, projectRoot: string): ScopeFile {
       file: localSettingsPath(projectRoot),
       servers: async () => obj(readLocalSettings(projectRoot).mcpServers),
       async set(name, entry) {
+        const file = localSettingsPath(projectRoot);
         updateLocalSettings(projectRoot, (data) => {
           const servers = obj(data.mcpServers);
-          if (entry === undefined) delete servers[name];
-          else servers[name] = entry;
+          apply(servers, name, entry, file, scope);
           if (Object.keys(servers).length) data.mcpServers = servers;
           else delete data.mcpServers;
         });
@@ -88,31 +105,37 @@ function userScope(): ScopeFile {
     },
     async set(name, entry) {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const raw = existsSync(file) ? readFileSync(file, "utf8").replace(/^\uFEFF/, "") : "";
-      let text: string;
-      if (yaml) {
-        // The yaml package's document API keeps the file's comments.
-        const doc = (await import("yaml")).parseDocument(raw);
-        if (doc.errors.length) bad(doc.errors[0]);
-        if (entry === undefined) doc.deleteIn(["mcpServers", name]);
-        else doc.setIn(["mcpServers", name], doc.createNode(entry));
-        text = doc.toString();
-      } else {
-        let data: Record<string, unknown> = {};
-        try {
-          data = obj(raw.trim() ? JSON.parse(raw) : {});
-        } catch (err) {
-          bad(err);
-        }
-        const servers = obj(data.mcpServers);
-        if (entry === undefined) delete servers[name];
-        else servers[name] = entry;
-        data.mcpServers = servers;
-        text = `${JSON.stringify(data, null, /^([ \t]+)"/m.exec(raw)?.[1] ?? "  ")}\n`;
-      }
-      // Servers' `-e` values and headers: readable by this user only, whatever the umask (a file
-      // that was 0644 is 0600 once rewritten).
-      writeFileAtomic(file, text, 0o600);
+      // Loaded before the lock: the change runs under it and must not await.
+      const yamlLib = yaml ? await import("yaml") : undefined;
+      updateFileLocked(
+        file,
+        (current) => {
+          const raw = (current ?? "").replace(/^\uFEFF/, "");
+          if (yamlLib) {
+            // The yaml package's document API keeps the file's comments.
+            const doc = yamlLib.parseDocument(raw);
+            if (doc.errors.length) bad(doc.errors[0]);
+            const servers = obj((doc.toJS() as { mcpServers?: unknown } | null)?.mcpServers);
+            if (!apply(servers, name, entry, file, "user")) return undefined;
+            if (entry === undefined) doc.deleteIn(["mcpServers", name]);
+            else doc.setIn(["mcpServers", name], doc.createNode(entry));
+            return doc.toString();
+          }
+          let data: Record<string, unknown> = {};
+          try {
+            data = obj(raw.trim() ? JSON.parse(raw) : {});
+          } catch (err) {
+            bad(err);
+          }
+          const servers = obj(data.mcpServers);
+          if (!apply(servers, name, entry, file, "user")) return undefined;
+          data.mcpServers = servers;
+          return `${JSON.stringify(data, null, /^([ \t]+)"/m.exec(raw)?.[1] ?? "  ")}\n`;
+        },
+        // Servers' `-e` values and headers: readable by this user only, whatever the umask (a file
+        // that was 0644 is 0600 once rewritten).
+        0o600,
+      );
     },
   };
 }
