@@ -6,21 +6,21 @@
  * (O_NOFOLLOW), and then checks what it got: on Linux the descriptor's real path (`/proc/self/fd/<fd>`)
  * must be the judged real path; elsewhere the descriptor's device and inode must be those of a fresh
  * lstat of the judged path, whose real path must still be itself. A mismatch closes the descriptor
- * and refuses the call. A file that may not exist yet is created through its folder's verified
- * descriptor (`/proc/self/fd/<dirfd>/<name>`: an openat without native code), and missing folders one
- * verified step at a time, so nothing is created outside even mid-race. `folderEntry` gives the same
- * to a later temp-file-and-rename write.
+ * and refuses the call. Writes go through the folder's verified descriptor (`folderEntry`:
+ * `/proc/self/fd/<dirfd>/<name>`, an openat without native code): a temp file created there and renamed
+ * over the target (_atomic-replace.ts), and missing folders one verified step at a time, so nothing is
+ * created outside even mid-race.
  *
  * Out of reach: a hard link to an outside file is that file (same inode, a real path inside); only
  * permissions on the outside file, or an OS sandbox, keep it out.
  */
-import { closeSync, constants, fstatSync, ftruncate, ftruncateSync, lstatSync, mkdirSync, openSync, readFile as readFileFd, readlinkSync, realpathSync, write as writeFd, type Dirent } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFile as readFileFd, readlinkSync, realpathSync, type Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { AgentError, judgedPaths, type Workspace } from "../../core/index.js";
 
-const { O_RDONLY, O_RDWR, O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
+const { O_RDONLY, O_RDWR, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
 /** O_NONBLOCK: opening a FIFO a command made must not hang the call (it is then refused as not a file). */
 const READ = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
 const FOLDER = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
@@ -161,32 +161,6 @@ export function openFolderCreating(realDir: string, shown: string): number {
   return fd;
 }
 
-/**
- * The file at the real path `real` opened to write (created if missing, truncated), through its folder's
- * verified descriptor; `existed` says whether it was there. Missing folders are created the same way.
- */
-export function createFile(real: string, shown: string): { fd: number; existed: boolean } {
-  const dirFd = openFolderCreating(path.dirname(real), shown);
-  try {
-    const entry = folderEntry(dirFd, path.dirname(real), path.basename(real));
-    let existed = true;
-    try {
-      if (lstatSync(entry).isDirectory()) throw new Error(`${shown} is a directory`);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-      existed = false;
-    }
-    // Without /proc the folder check above is by device and inode, so truncating waits for the file's own check.
-    const trunc = hasProcFd() ? O_TRUNC : 0;
-    const fd = openNoFollow(entry, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | trunc, shown, 0o666);
-    verify(fd, real, shown);
-    if (!trunc) ftruncateSync(fd, 0);
-    return { fd, existed };
-  } finally {
-    closeSync(dirFd);
-  }
-}
-
 /** The entries of the folder at the real path `real`, read through its verified descriptor. */
 export async function readFolder(real: string, shown: string): Promise<Dirent[]> {
   const fd = openFolder(real, shown);
@@ -203,17 +177,8 @@ export function isRegular(fd: number): boolean {
 }
 
 const readWhole = promisify(readFileFd) as (fd: number) => Promise<Buffer>;
-const writeAt = promisify(writeFd);
-const truncate = promisify(ftruncate);
 
 /** The whole content of an open file, from where it is. */
 export function readOpen(fd: number): Promise<Buffer> {
   return readWhole(fd);
-}
-
-/** Replace the whole content of an open file with `text`. */
-export async function replaceOpen(fd: number, text: string): Promise<void> {
-  const buf = Buffer.from(text, "utf8");
-  await truncate(fd, 0);
-  for (let done = 0; done < buf.length; ) done += (await writeAt(fd, buf, done, buf.length - done, done)).bytesWritten;
 }

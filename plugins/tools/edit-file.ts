@@ -1,31 +1,15 @@
 import { closeSync, fstatSync } from "node:fs";
 import { AgentError, defineTool, z } from "../../core/index.js";
+import { replaceFile } from "./_atomic-replace.js";
+import { editBytes, type Edit } from "./_byte-edit.js";
+import { encodingLabel } from "./_encoding.js";
 import { fileWrite } from "./_files.js";
-import { judgedTarget, openFile, readOpen, replaceOpen } from "./_open-inside.js";
-
-function countOccurrences(haystack: string, needle: string): number {
-  let n = 0;
-  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) n++;
-  return n;
-}
-
-interface Edit {
-  path: string;
-  old_string: string;
-  new_string: string;
-  replace_all?: boolean;
-}
+import { judgedTarget, openFile, readOpen } from "./_open-inside.js";
 
 /** The edited text and the number of replacements; throws when the edit cannot be made as asked. */
-function applyEdit(text: string, { path: p, old_string, new_string, replace_all = false }: Edit): { updated: string; count: number } {
-  const count = countOccurrences(text, old_string);
-  if (count === 0) throw new Error(`old_string was not found in ${p}. Read the file again and copy the text exactly, whitespace included.`);
-  if (count > 1 && !replace_all) {
-    throw new Error(`old_string occurs ${count} times in ${p}; include more surrounding text to make it unique, or set replace_all: true`);
-  }
-  // split/join: no `$&` surprises that String.replace would give.
-  const updated = replace_all ? text.split(old_string).join(new_string) : text.replace(old_string, () => new_string);
-  return { updated, count: replace_all ? count : 1 };
+function applyEdit(text: string, edit: Edit): { updated: string; count: number } {
+  const { parts, count } = editBytes(Buffer.from(text, "utf8"), edit);
+  return { updated: Buffer.concat(parts).toString("utf8"), count };
 }
 
 /** The edited text, or undefined when the edit would fail (the gate then treats a package.json as changed). */
@@ -68,16 +52,18 @@ export const editFileTool = defineTool({
       if (err instanceof AgentError) throw err;
       throw new Error(code === "ENOENT" ? `${p} does not exist; use write_file to create it` : `cannot read ${p}: ${(err as Error).message}`);
     }
-    let count: number;
+    let read: { buf: Buffer; dev: number; ino: number };
     try {
-      if (!fstatSync(fd).isFile()) throw new Error(`${p} is not a regular file; edit_file edits text files only`);
-      // Read and written through the one verified descriptor: the file edited is the file read.
-      const edited = applyEdit((await readOpen(fd)).toString("utf8"), edit);
-      count = edited.count;
-      await replaceOpen(fd, edited.updated);
+      const st = fstatSync(fd);
+      if (!st.isFile()) throw new Error(`${p} is not a regular file; edit_file edits text files only`);
+      // Read through the verified descriptor; the replace below renames over this very file (same inode) or refuses.
+      read = { buf: await readOpen(fd), dev: st.dev, ino: st.ino };
     } finally {
       closeSync(fd);
     }
-    return `Edited ${workspace.relative(file)}: ${count} replacement${count === 1 ? "" : "s"}`;
+    const { parts, count, encoding } = editBytes(read.buf, edit);
+    await replaceFile(file, p, parts, { expect: read });
+    const how = encoding === "utf8" ? "" : ` (${encoding === "bytes" ? "ASCII in a file that is not UTF-8; every other byte kept" : encodingLabel(encoding)})`;
+    return `Edited ${workspace.relative(file)}: ${count} replacement${count === 1 ? "" : "s"}${how}`;
   },
 });

@@ -1,7 +1,7 @@
-import { closeSync } from "node:fs";
 import { defineTool, z } from "../../core/index.js";
+import { replaceFile } from "./_atomic-replace.js";
 import { fileWrite } from "./_files.js";
-import { createFile, judgedTarget, replaceOpen } from "./_open-inside.js";
+import { judgedTarget } from "./_open-inside.js";
 
 export const writeFileTool = defineTool({
   name: "write_file",
@@ -20,14 +20,9 @@ export const writeFileTool = defineTool({
   async run(input, { workspace }) {
     const { path: p, content } = input;
     const file = judgedTarget(workspace, input, p);
-    // Created through the verified descriptor of its folder (missing folders too): see _open-inside.ts.
-    const { fd, existed: before } = createFile(file, p);
-    try {
-      await replaceOpen(fd, content);
-    } finally {
-      closeSync(fd);
-    }
-    const bytes = Buffer.byteLength(content);
-    return `${before ? "Overwrote" : "Created"} ${workspace.relative(file)} (${bytes} bytes)`;
+    // A temp file beside it, renamed over it through its folder's verified descriptor: see _atomic-replace.ts.
+    const bytes = Buffer.from(content, "utf8");
+    const { existed: before } = await replaceFile(file, p, [bytes]);
+    return `${before ? "Overwrote" : "Created"} ${workspace.relative(file)} (${bytes.length} bytes)`;
   },
 });
