@@ -3,6 +3,7 @@
  * way to open the host with CLI conventions (notices to stderr, a terminal permission prompt when
  * asked for, Ctrl-C and SIGTERM close it so no child process outlives us).
  */
+import { constants } from "node:os";
 import { AgentError, hostVersion, prepareHost, trustPreparedFolder, type TrustReport, type Host, type PermissionAsker, type PermissionMode, type PreparedHost } from "../core/index.js";
 import type { CliOpenHostOptions } from "../core/index.js";
 import type { BaseContext } from "./args.js";
@@ -151,7 +152,8 @@ function installSignalHandlers(interrupt: AbortController): { opening(p: Promise
   let threads: typeof import("node:worker_threads") | undefined;
   void import("node:worker_threads").then((m) => void (threads = m), () => {});
   const onSignal = (sig: NodeJS.Signals) => {
-    const code = sig === "SIGINT" ? 130 : 143;
+    // The shell convention, 128 + the signal number: SIGHUP 129, SIGINT 130, SIGTERM 143.
+    const code = 128 + (constants.signals[sig] ?? 15);
     // From here on, a signal ends the process at once (its default action: exit 128+n), however busy
     // the event loop is and whoever listens: every listener goes, a plugin's too, before anything else
     // runs (a tool's abort listener below may never return).

@@ -1,7 +1,7 @@
 /**
  * CLI dispatch: global flags, the first word, its owner (a built-in command or a plugin's), error
  * reporting and exit codes. Exit codes: 0 success, 1 the tool/command/run failed, 2 usage or config
- * error, 3 denied by permission, 130/143 interrupted.
+ * error, 3 denied by permission, 129/130/143 interrupted (SIGHUP/SIGINT/SIGTERM).
  */
 import { AgentError, ConfigError, ExitCode, closestNames, errorMessage, PERMISSION_MODES, pluginPreparedView, pluginView, type CliCommand, type ErrorCode, type PermissionMode } from "../core/index.js";
 import { findCommand, GLOBAL_FLAGS, helpFor, runCliCommand, type BaseContext } from "./args.js";
@@ -25,7 +25,7 @@ const GLOBAL_HELP = [
   "  -h, --help                  show help",
   "  -v, --version               show the version",
   "",
-  "Exit codes: 0 success, 1 failure, 2 usage or config error, 3 denied by permission, 130/143 interrupted.",
+  "Exit codes: 0 success, 1 failure, 2 usage or config error, 3 denied by permission, 129/130/143 interrupted (SIGHUP/SIGINT/SIGTERM).",
 ].join("\n");
 
 function rootHelp(plugins: { plugin: string; command: CliCommand<any> }[], note?: string): string {
@@ -157,7 +157,7 @@ export async function main(argv: string[]): Promise<number> {
     try {
       const own = top?.argv ?? args;
       const code = await runCliCommand(command, g.help ? withHelp(own) : own, top?.path ?? [command.name], base);
-      // Interrupted (SIGINT, SIGTERM, SIGHUP): the exit code says so (130, 143), however the command then ended.
+      // Interrupted (SIGINT, SIGTERM, SIGHUP): the exit code says so (130, 143, 129), however the command then ended.
       const interrupted = ctx.interrupted.aborted ? (ctx.interrupted.reason as { exitCode?: number } | undefined)?.exitCode : undefined;
       return interrupted ?? code;
     } finally {

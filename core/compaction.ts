@@ -141,10 +141,22 @@ export function renderForSummary(messages: readonly ModelMessage[], maxChars: nu
   return `${text.slice(0, half)}\n\n[… ${text.length - 2 * half} characters of the middle of the conversation left out …]\n\n${text.slice(text.length - half)}`;
 }
 
-async function collectText(provider: ModelProvider, request: ModelRequest, signal: AbortSignal): Promise<string> {
-  let text = "";
-  for await (const ev of provider.stream(request, { signal })) if (ev.type === "text_delta") text += ev.text;
-  return text.trim();
+/**
+ * The summary request gets a signal of its own, linked to the run's and unlinked when it ends: SDKs leave
+ * their abort listener on the signal they are given, and a run may compact many times.
+ */
+async function collectText(provider: ModelProvider, request: ModelRequest, outer: AbortSignal | undefined): Promise<string> {
+  const own = new AbortController();
+  const onAbort = () => own.abort(outer?.reason);
+  if (outer?.aborted) own.abort(outer.reason);
+  else outer?.addEventListener("abort", onAbort, { once: true });
+  try {
+    let text = "";
+    for await (const ev of provider.stream(request, { signal: own.signal })) if (ev.type === "text_delta") text += ev.text;
+    return text.trim();
+  } finally {
+    outer?.removeEventListener("abort", onAbort);
+  }
 }
 
 /** Compact `messages` in place. Never throws: a failure is an outcome with `ok: false` and a reason. */
@@ -190,7 +202,7 @@ export async function compactMessages(
   };
   let summary: string;
   try {
-    summary = await collectText(deps.provider, request, deps.signal ?? new AbortController().signal);
+    summary = await collectText(deps.provider, request, deps.signal);
   } catch (err) {
     return outcome({ shortened, reason: `the summary request failed: ${errorMessage(err)}` });
   }

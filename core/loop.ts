@@ -9,6 +9,7 @@
  * sent again once (context-manager.ts). Each finished step goes to the session transcript. Retries of
  * failed model requests are model-turn.ts's.
  */
+import { appendAll } from "./array-bulk.js";
 import { AgentError, errorMessage } from "./errors.js";
 import type { StopReason } from "./events.js";
 import { isContextLengthError } from "./context-manager.js";
@@ -40,9 +41,11 @@ export async function runAgent(host: Host, hooks: RawHooks, control: RunControl,
   session.running = true;
   const run = new Run(host, hooks, control, session, { ref, provider, model, maxTurns, options });
   control.current = run;
+  if (control.recorder) control.recorder.runModel = ref;
   try {
     return await run.execute(prompt);
   } finally {
+    if (control.recorder) control.recorder.runModel = undefined;
     control.current = undefined;
     session.running = false;
   }
@@ -202,7 +205,7 @@ class Run {
       }
 
       // Results always go into the conversation (even when cancelled) so it stays valid for the next prompt.
-      session.messages.push(...(await this.runTools(turn.toolCalls)));
+      appendAll(session.messages, await this.runTools(turn.toolCalls));
       this.persist();
       if (this.signal.aborted) throw new Aborted();
       if (this.turns >= setup.maxTurns) return "max_turns";

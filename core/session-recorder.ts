@@ -56,12 +56,19 @@ export class SessionRecorder {
     return this.options.enabled ? this.writerFor().file : undefined;
   }
 
+  /** The model the run in progress uses (`--model` included): it wins over the session's in the records. */
+  runModel: string | undefined;
+
+  private model(): string | undefined {
+    return this.runModel ?? this.options.model();
+  }
+
   private writerFor(): SessionWriter {
     return (this.writer ??= new SessionWriter(this.options.projectRoot, this.id));
   }
 
   private meta(): SessionRecord[] {
-    const meta: SessionMeta = { id: this.id, started: now(), cwd: this.options.cwd, model: this.options.model(), version: this.options.version, ...(this.forkedFrom ? { forkedFrom: this.forkedFrom } : {}) };
+    const meta: SessionMeta = { id: this.id, started: now(), cwd: this.options.cwd, model: this.model(), version: this.options.version, ...(this.forkedFrom ? { forkedFrom: this.forkedFrom } : {}) };
     // Pruning happens as a new session starts, never touching this one.
     try {
       pruneSessions(this.options.projectRoot, this.options.limits, this.id);
@@ -76,7 +83,7 @@ export class SessionRecorder {
     try {
       const writer = this.writerFor();
       if (this.resumed && writer.exists) {
-        records = [{ type: "resume", time: now(), model: this.options.model(), version: this.options.version }, ...records];
+        records = [{ type: "resume", time: now(), model: this.model(), version: this.options.version }, ...records];
         this.resumed = false;
       }
       writer.append(records, () => this.meta());

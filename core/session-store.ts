@@ -180,11 +180,14 @@ function summarize(file: string): SessionSummary {
   let meta: SessionMeta | undefined;
   let turns = 0;
   let lastPrompt = "";
+  let model: string | undefined;
   for (const line of readFileSync(file, "utf8").split("\n")) {
     if (!line.trim()) continue;
     const r = parseRecord(line);
     if (!r) break;
     if (r.type === "meta") meta ??= r;
+    // The newest model: a resume under another one (`-c --model …`) says which.
+    if ((r.type === "meta" || r.type === "resume") && typeof r.model === "string" && r.model) model = r.model;
     else if (r.type === "message" && r.message.role === "assistant") turns++;
     else if (r.type === "message" && r.message.role === "user") lastPrompt = r.message.content;
   }
@@ -193,7 +196,7 @@ function summarize(file: string): SessionSummary {
     id: meta?.id ?? path.basename(file, ".jsonl"),
     started: meta?.started ?? new Date(st.mtimeMs).toISOString(),
     updated: new Date(st.mtimeMs).toISOString(),
-    ...(meta?.model ? { model: meta.model } : {}),
+    ...(model ? { model } : {}),
     turns,
     lastPrompt: first.length > 80 ? `${first.slice(0, 79)}…` : first,
     file,

@@ -2,6 +2,7 @@
  * The conversation a host keeps between runs; the loop updates it. It is saved as a transcript
  * (session-recorder.ts), can be resumed or forked from a saved one, and compacted on demand.
  */
+import { replaceAll } from "./array-bulk.js";
 import { AgentError } from "./errors.js";
 import type { CompactOutcome } from "./compaction.js";
 import type { ContextManager } from "./context-manager.js";
@@ -59,7 +60,7 @@ export function createSession(deps: SessionDeps): AgentSession {
       if (!deps.recorder || !deps.switchTo || !deps.newId) throw new AgentError("E_USAGE", "Sessions are not available in this host.");
       const { result, messages, usage } = deps.recorder.resume(idOrPrefix, options.fork === true, deps.newId);
       await deps.switchTo(result.id);
-      session.messages.splice(0, session.messages.length, ...messages);
+      replaceAll(session.messages, messages);
       session.usage.inputTokens = usage.inputTokens;
       session.usage.outputTokens = usage.outputTokens;
       // A fork writes its copy now, so it is listed (and resumable) from the start.

@@ -1,33 +1,13 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { defineTool, shellSubjects, terminate, z, type Workspace } from "../../core/index.js";
+import { HEAD_TAIL_BYTES, HeadTailCapture } from "./_head-tail.js";
 import { scriptFiles } from "./_script-files.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
-/** Memory bound per stream; the gate caps what the model sees far below this. */
-const MAX_CAPTURE = 8 * 1024 * 1024;
 const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
-
-class Capture {
-  private chunks: Buffer[] = [];
-  private size = 0;
-  dropped = 0;
-  push(b: Buffer): void {
-    if (this.size >= MAX_CAPTURE) {
-      this.dropped += b.length;
-      return;
-    }
-    const room = MAX_CAPTURE - this.size;
-    const part = b.length > room ? b.subarray(0, room) : b;
-    this.dropped += b.length - part.length;
-    this.chunks.push(part);
-    this.size += part.length;
-  }
-  text(): string {
-    const s = Buffer.concat(this.chunks).toString("utf8");
-    return this.dropped ? `${s}\n[${this.dropped} more bytes not captured]` : s;
-  }
-}
+/** Room for both streams' head and tail, their notes and the status lines, so the gate never cuts the tail. */
+const OUTPUT_BUDGET = 4 * HEAD_TAIL_BYTES + 4096;
 
 /** Names of protected files (core/protected-paths.ts): a line without one cannot have had such a write approved. */
 const PROTECTED_NAME = /\.agent|\.claude|\.git|\.mcp\.json|agent\.config|\.agentrc/;
@@ -48,13 +28,15 @@ export const runCommandTool = defineTool({
   aliases: ["Bash"],
   description:
     "Run a shell command (bash) in the project folder and return its exit code, stdout and stderr. " +
-    "The command has no stdin. It is stopped (with its whole process group) when it exceeds timeout_ms. " +
+    "The command has no stdin; of a long output you get the first and last 32 KiB of each stream. It is stopped (with its whole process group) when it exceeds timeout_ms. " +
     "It runs in an OS sandbox (unless config turns it off): it may write only the workspace and a private /tmp, " +
     "has no network unless config allows hosts, and cannot read credential folders. When the output says the " +
     "sandbox refused something, ask the user instead of working around it.",
   risk: "execute",
   // The gate's bound; the command's own timeout (timeout_ms) applies inside it.
   timeoutMs: 10 * 60_000,
+  // Its own capture already bounds the output (head and tail of each stream); a config override still wins.
+  maxOutputBytes: OUTPUT_BUDGET,
   input: z.object({
     command: z.string().min(1).describe("The shell command line"),
     cwd: z.string().min(1).optional().describe("Folder to run in, relative to the project root (default: the root)"),
@@ -85,8 +67,8 @@ export const runCommandTool = defineTool({
         detached: true,
       });
       const untrack = processes.track(child, { group: true });
-      const out = new Capture();
-      const err = new Capture();
+      const out = new HeadTailCapture();
+      const err = new HeadTailCapture();
       child.stdout.on("data", (b: Buffer) => out.push(b));
       child.stderr.on("data", (b: Buffer) => err.push(b));
       let stopped: "timeout" | "aborted" | undefined;

@@ -68,7 +68,7 @@ describe.concurrent("version and help", () => {
     expect(r.stdout).toMatch(/^Usage: agent \[command\] \[options\]/);
     for (const cmd of ["run", "tools", "call", "plugins", "mcp", "config", "audit", "doctor"]) expect(r.stdout).toMatch(new RegExp(`^  ${cmd} `, "m"));
     for (const opt of ["--cwd", "--permission-mode", "--debug", "--help", "--version"]) expect(r.stdout).toContain(opt);
-    expect(r.stdout).toContain("Exit codes: 0 success, 1 failure, 2 usage or config error, 3 denied by permission, 130/143 interrupted.");
+    expect(r.stdout).toContain("Exit codes: 0 success, 1 failure, 2 usage or config error, 3 denied by permission, 129/130/143 interrupted (SIGHUP/SIGINT/SIGTERM).");
     expect((await cli(p, ["help"])).stdout).toBe(r.stdout);
   });
 
