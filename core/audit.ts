@@ -5,10 +5,16 @@
  * Call records are queued instead (`queue`): those of one tick share one `writeSync`, in a microtask the
  * first of them queues. The gate queues a record before its call's promise resolves, and microtasks run
  * in order, so the record is still written before the caller can see the result.
+ *
+ * No record is glued to another: a write is repeated until all of it is on disk, one cut short (a full
+ * disk) is ended with a newline before the next, and a log whose last line a crash left unfinished gets
+ * one when it is opened. While the log cannot be written, calls are refused (`refusal`) unless
+ * `audit.onError` is "warn". A log past `audit.maxBytes` is rotated when a host opens it (audit-files.ts).
  */
-import { closeSync, mkdirSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
 import { openPrivateAppend } from "./atomic-write.js";
+import { rotateIfLarge } from "./audit-files.js";
 import { errorMessage } from "./errors.js";
 import { redactBatch, redactString, summaryJson } from "./redact.js";
 import { ensureAgentIgnores } from "./local-settings.js";
@@ -81,9 +87,24 @@ function isoNow(): string {
   return lastIso;
 }
 
+export interface AuditOptions {
+  /** A log that cannot be written refuses calls (`refusal`); false: they run unrecorded, with one warning. */
+  failClosed?: boolean;
+  maxBytes?: number;
+  keep?: number;
+}
+
+/** How often a failing log is tried again when a call asks (a disk that filled up may have room again). */
+const RETRY_MS = 1000;
+
 export class AuditLog {
   private fd: number | undefined;
-  private failed = false;
+  /** Why the last write failed; cleared by the next that succeeds. */
+  private failure: string | undefined;
+  private failedAt = 0;
+  private reported = false;
+  /** The last write was cut short: the next one starts on a line of its own. */
+  private torn = false;
   /** Records waiting for their write, and their times. */
   private queued: AuditRecord[] = [];
   private times: string[] = [];
@@ -94,7 +115,20 @@ export class AuditLog {
     readonly file: string | undefined,
     public sessionId: string,
     private readonly onError: (message: string) => void = () => {},
+    private readonly options: AuditOptions = {},
   ) {}
+
+  /**
+   * Why a call may not run now: the log cannot be written and calls fail closed. Undefined when it can,
+   * or when `audit.onError` is "warn". A failing log is tried again (at most once a second) before a refusal.
+   */
+  refusal(): string | undefined {
+    if (this.failure === undefined || this.options.failClosed === false) return undefined;
+    // The probe is a line ending (a blank line, which readers skip) or what ends a line cut short.
+    if (Date.now() - this.failedAt >= RETRY_MS) this.writeText(this.torn ? "" : "\n");
+    if (this.failure === undefined) return undefined;
+    return `Not run: the audit log ${this.file} cannot be written (${this.failure}), and every call must be recorded. Free space (or fix the folder), or set audit.onError to "warn" to run calls unrecorded.`;
+  }
 
   /** The conversation went on as another session (resumed, forked): later records carry its id. */
   setSession(id: string): void {
@@ -105,7 +139,7 @@ export class AuditLog {
 
   /** Write a record now (with any queued before it, in order). */
   write(record: AuditRecord): void {
-    if (!this.file || this.failed) return;
+    if (!this.file) return;
     this.queued.push(record);
     this.times.push(isoNow());
     this.flush();
@@ -117,7 +151,7 @@ export class AuditLog {
    * the end of the current tick.
    */
   queue(record: AuditRecord): void {
-    if (!this.file || this.failed) return;
+    if (!this.file) return;
     this.times.push(isoNow());
     if (this.queued.push(record) > 1) return;
     queueMicrotask(this.flushQueued);
@@ -138,28 +172,48 @@ export class AuditLog {
     this.queued = [];
     this.times = [];
     unwritten.delete(this);
-    if (this.failed) return;
     // One env read for the whole batch (see redactBatch).
     const text = redactBatch(() => {
       let out = "";
       for (let i = 0; i < queue.length; i++) out += `${this.line(times[i], queue[i])}\n`;
       return out;
     });
+    this.writeText(text);
+  }
+
+  /** Append `text` whole, after a newline if the last write was cut short; a failure is kept in `failure`. */
+  private writeText(text: string): void {
     try {
-      if (this.fd === undefined) {
-        const dir = path.dirname(this.file!);
-        mkdirSync(dir, { recursive: true });
-        // 0600 whatever the umask, an older 0644 log included: arguments are redacted, but not everything secret is known.
-        this.fd = openPrivateAppend(this.file!);
-        // In the project's .agent folder: kept out of git with the rest of what is this machine's own.
-        if (path.basename(dir) === ".agent") ignoreInAgentDir(dir, path.basename(this.file!));
-      }
-      writeSync(this.fd, text);
+      this.fd ??= this.open();
+      const buf = Buffer.from(this.torn ? `\n${text}` : text, "utf8");
+      this.torn = true;
+      for (let done = 0; done < buf.length; ) done += writeSync(this.fd, buf, done, buf.length - done);
+      this.torn = false;
+      this.failure = undefined;
     } catch (err) {
-      // An unwritable audit log is reported once; it must not take tool calls down with it.
-      this.failed = true;
-      this.onError(`audit log ${this.file} is not writable: ${(err as Error).message}`);
+      this.failure = (err as NodeJS.ErrnoException).code ?? errorMessage(err);
+      this.failedAt = Date.now();
+      // Opened again at the next try: the file may have been moved, or its disk replaced.
+      this.closeFd();
+      if (this.reported) return;
+      // Said once; then calls are refused (or, with audit.onError "warn", run unrecorded).
+      this.reported = true;
+      const then = this.options.failClosed === false ? "calls run unrecorded (audit.onError is \"warn\")" : 'tool calls are refused until it is (audit.onError: "warn" runs them unrecorded)';
+      this.onError(`audit log ${this.file} is not writable: ${(err as Error).message}; ${then}`);
     }
+  }
+
+  /** Open for appending (rotated first when past maxBytes), ending a line a crash left unfinished. */
+  private open(): number {
+    const dir = path.dirname(this.file!);
+    mkdirSync(dir, { recursive: true });
+    rotateIfLarge(this.file!, this.options.maxBytes, this.options.keep);
+    // 0600 whatever the umask, an older 0644 log included: arguments are redacted, but not everything secret is known.
+    const fd = openPrivateAppend(this.file!);
+    // In the project's .agent folder: kept out of git with the rest of what is this machine's own.
+    if (path.basename(dir) === ".agent") ignoreInAgentDir(dir, path.basename(this.file!));
+    this.torn = !endsWithNewline(this.file!);
+    return fd;
   }
 
   private line(time: string, record: AuditRecord): string {
@@ -204,13 +258,33 @@ export class AuditLog {
 
   close(): void {
     this.flush();
-    if (this.fd !== undefined) {
-      try {
-        closeSync(this.fd);
-      } catch {
-        /* already closed */
-      }
-      this.fd = undefined;
+    this.closeFd();
+  }
+
+  private closeFd(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      /* already closed */
     }
+    this.fd = undefined;
+  }
+}
+
+/** Whether the file is empty or its last byte is a newline (read apart: the append descriptor cannot read). */
+function endsWithNewline(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const size = fstatSync(fd).size;
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } catch {
+    return true;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -153,6 +153,12 @@ export const CORE_CONFIG_SHAPE = {
     .strictObject({
       enabled: z.boolean().optional(),
       path: z.string().min(1).optional(),
+      /** A log that cannot be written (a full disk): `fail` (default) refuses tool calls until it can; `warn` runs them unrecorded. */
+      onError: z.enum(["fail", "warn"]).optional(),
+      /** Past this size the log is rotated (`audit.jsonl.1`, …) when a host opens it; default 20 MiB. */
+      maxBytes: z.number().int().min(4096).optional(),
+      /** Rotated logs kept; default 5. */
+      keep: z.number().int().min(0).max(100).optional(),
     })
     .optional(),
   /** Provider settings by provider name, e.g. `{ openai: { baseURL, apiKey } }`; checked by each provider plugin. */

@@ -162,6 +162,10 @@ export class Gate {
       return this.fail(rec, callId, "error", `Unknown tool "${name}".${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`, "E_TOOL_NOT_FOUND");
     }
 
+    // No record, no call: a log that cannot be written (a full disk) refuses calls unless audit.onError is "warn".
+    const unrecorded = deps.audit.refusal();
+    if (unrecorded) return this.fail(rec, callId, "error", unrecorded, "E_AUDIT_UNAVAILABLE");
+
     if (this.listening("tool_start")) deps.emit({ type: "tool_start", callId, name, input, risk: tool.risk, source: tool.source });
 
     // 1. Validate: a bad field goes back to the caller and nothing runs. (Awaited only while a JSON

@@ -56,8 +56,11 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   let emitting = 0;
 
   const auditSetting = options.audit ?? (config.audit?.enabled === false ? false : (config.audit?.path ?? ".agent/audit.jsonl"));
-  const audit = new AuditLog(auditSetting === false ? undefined : path.resolve(workspace.root, auditSetting), sessionId, (m) =>
-    report({ kind: "config", message: m }),
+  const audit = new AuditLog(
+    auditSetting === false ? undefined : path.resolve(workspace.root, auditSetting),
+    sessionId,
+    (m) => report({ kind: "config", message: m }),
+    { failClosed: config.audit?.onError !== "warn", maxBytes: config.audit?.maxBytes, keep: config.audit?.keep },
   );
 
   function emit(event: AgentEvent): void {

@@ -3,9 +3,9 @@
  * writes registration records, which would drown them); `--all` shows every kind; `--tool`,
  * `--outcome` and `--since` filter, and `--tail` counts what is left.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { AgentError, parseJsonLines, patternMatcher, type PreparedHost } from "../../core/index.js";
+import { AgentError, auditLogFiles, patternMatcher, readAuditTail, type PreparedHost } from "../../core/index.js";
 import { oneLine, table } from "../format.js";
 import { defineAppCommand } from "./_define.js";
 
@@ -69,23 +69,23 @@ async function show(values: Values, ctx: { prepare(): Promise<PreparedHost> }): 
     process.stderr.write(`agent: no audit log yet at ${file}\n`);
     return 0;
   }
-  const all = parseJsonLines(readFileSync(file, "utf8")); // a torn last line after a power cut is skipped
   // A tool or outcome filter is about calls whatever --all says; other kinds have no outcome of that sense.
   const callsOnly = !values.all || tool !== undefined || outcomes !== undefined;
-  const kept = all.filter(
-    (r) =>
-      (!callsOnly || r.kind === "call") &&
-      (!tool || tool(String(r.name ?? ""))) &&
-      (!outcomes || outcomes.includes(String(r.outcome ?? ""))) &&
-      (since === undefined || Date.parse(String(r.time ?? "")) >= since),
-  );
-  const records = kept.slice(-tail);
+  const match = (r: Record<string, unknown>) =>
+    (!callsOnly || r.kind === "call") &&
+    (!tool || tool(String(r.name ?? ""))) &&
+    (!outcomes || outcomes.includes(String(r.outcome ?? ""))) &&
+    (since === undefined || Date.parse(String(r.time ?? "")) >= since);
+  // From the end of the log, then of its rotated files: the last N of a million records without reading the million.
+  const read = readAuditTail(auditLogFiles(file, loaded.config.audit?.keep), tail, match);
+  const records = read.records;
+  if (read.unreadable) process.stderr.write(`(${read.unreadable} line${read.unreadable > 1 ? "s" : ""} of the log ${read.unreadable > 1 ? "are" : "is"} not a record, torn by a crash or a full disk: skipped)\n`);
   if (values.json) {
     for (const r of records) process.stdout.write(JSON.stringify(r) + "\n");
     return 0;
   }
   if (!records.length) {
-    process.stderr.write(`agent: no ${callsOnly ? "tool calls" : "records"} match in ${file} (${all.length} records in all${values.all ? "" : "; --all shows every kind"}).\n`);
+    process.stderr.write(`agent: no ${callsOnly ? "tool calls" : "records"} match in ${file} (${read.skipped} records in all${values.all ? "" : "; --all shows every kind"}).\n`);
     return 0;
   }
   const rows = records.map((r) => [
@@ -98,9 +98,9 @@ async function show(values: Values, ctx: { prepare(): Promise<PreparedHost> }): 
     oneLine(r.error ? String(r.error) : r.args !== undefined ? JSON.stringify(r.args) : "", 60),
   ]);
   process.stdout.write(table(rows, ["TIME", "KIND", "SOURCE", "NAME", "OUTCOME", "TIME(ms)", "DETAIL"]) + "\n");
-  const hidden = all.length - kept.length;
+  const hidden = read.skipped;
   if (hidden > 0 && !values.all && tool === undefined && outcomes === undefined && since === undefined) {
-    process.stderr.write(`(${hidden} records of other kinds not shown: registrations, commands, …; --all shows them)\n`);
+    process.stderr.write(`(${hidden}${read.complete ? "" : " or more"} records of other kinds not shown: registrations, commands, …; --all shows them)\n`);
   }
   return 0;
 }

@@ -156,14 +156,21 @@ describe("audit records", () => {
     expect(c.audit()).toEqual([]);
   });
 
-  test("an unwritable audit log is reported once and does not break calls", async () => {
+  test("an unwritable audit log is reported once; calls are refused (fail closed), or run with audit.onError warn", async () => {
     const project = tempProject({ "blocker": "a file where a folder should be" });
     const { host } = await hostWithTools([echo], { project, config: { audit: { path: "blocker/audit.jsonl" } } });
-    expect((await host.tools.call("echo", { a: 1 })).ok).toBe(true);
-    expect((await host.tools.call("echo", { a: 2 })).ok).toBe(true);
+    // The host's own records (registrations) already failed: no call runs.
+    const refused = await host.tools.call("echo", { a: 2 });
+    expect(refused.ok).toBe(false);
+    expect(refused.error?.code).toBe("E_AUDIT_UNAVAILABLE");
+    expect(refused.output).toMatch(/the audit log .*blocker\/audit\.jsonl cannot be written \(E\w+\), and every call must be recorded/);
     const problems = host.problems.filter((p) => p.message.includes("audit log"));
     expect(problems).toHaveLength(1);
     expect(problems[0].message).toContain("blocker/audit.jsonl is not writable");
+    const warned = await hostWithTools([echo], { project, config: { audit: { path: "blocker/audit.jsonl", onError: "warn" } } });
+    expect((await warned.host.tools.call("echo", { a: 1 })).ok).toBe(true);
+    expect((await warned.host.tools.call("echo", { a: 2 })).ok).toBe(true);
+    expect(warned.host.problems.filter((p) => p.message.includes("calls run unrecorded"))).toHaveLength(1);
   });
 
   test("appends: two hosts (sessions) share one file", async () => {
