@@ -55,7 +55,8 @@ const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => 
 /** Run the CLI; resolves with wall ms, the ms until `firstRequest()` (if given) and max RSS (KiB). */
 function runAgent(dir, args, extraEnv = {}, firstRequest) {
   const rssFile = path.join(base, `rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
-  const env = { ...cleanEnv, AGENT_CONFIG_HOME: configHome, NO_COLOR: "1", BENCH_RSS_FILE: rssFile, ...extraEnv };
+  // The bench's own projects are trusted for the run (their .mcp.json servers start only once trusted).
+  const env = { ...cleanEnv, AGENT_CONFIG_HOME: configHome, NO_COLOR: "1", BENCH_RSS_FILE: rssFile, AGENT_TRUST: "1", ...extraEnv };
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, ["--import", pathToFileURL(rssPreload).href, CLI, ...args], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });

@@ -148,7 +148,8 @@ try {
       servers[`memory${i}`] = { command: process.execPath, args: [MEMORY], env: { MEMORY_FILE_PATH: path.join(project, `memory${i}.jsonl`) } };
     }
     writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
-    const env = { ...process.env, AGENT_CONFIG_HOME: path.join(project, "no-user-config") };
+    // The bench's own project: trusted for the run (a folder's MCP servers start only once trusted).
+    const env = { ...process.env, AGENT_CONFIG_HOME: path.join(project, "no-user-config"), AGENT_TRUST: "1" };
     const agentMs = [];
     const sdkMs = [];
     // Interleaved, after one unmeasured warm-up of each (file system caches).

@@ -27,7 +27,8 @@ const { startFakeOpenAI } = await import(pathToFileURL(path.join(ROOT, "tests", 
 const base = mkdtempSync(path.join(os.tmpdir(), "agent-bench-tools-size-"));
 const configHome = path.join(base, "user-config");
 mkdirSync(configHome);
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("AGENT_") && k !== "NODE_OPTIONS"));
+// The bench's own projects are trusted for the run (their MCP servers start only once trusted).
+const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("AGENT_") && k !== "NODE_OPTIONS")), AGENT_TRUST: "1" };
 
 /** The first request's parts for `mcpTools` MCP tools (0: no server) with tool search in `mode`. */
 async function firstRequest(mcpTools, mode) {
