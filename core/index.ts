@@ -53,7 +53,7 @@ export type {
   SandboxedSpawn,
 } from "./types.js";
 export { PERMISSION_MODES, RISKS } from "./types.js";
-export { changesAgentKey } from "./protected-paths.js";
+export { changesAgentKey, mentionsProtectedName } from "./protected-paths.js";
 export type { ToolSource, ToolLoadOptions, ToolLoadResult } from "./tool-sources.js";
 export type {
   ToolRegistrar,

@@ -12,6 +12,7 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
+import { isInside } from "./path-inside.js";
 import type { Workspace } from "./types.js";
 
 export const INSTRUCTION_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
@@ -43,10 +44,6 @@ export interface InstructionSources {
   workspace: Pick<Workspace, "resolve">;
 }
 
-function isInside(p: string, dir: string): boolean {
-  const rel = path.relative(dir, p);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
 
 function real(p: string): string | undefined {
   try {

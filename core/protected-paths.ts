@@ -16,6 +16,7 @@
 import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { claudeUserDir } from "./claude-settings.js";
+import { isInside } from "./path-inside.js";
 import { defaultUserConfigDir } from "./config.js";
 import type { FileWrite } from "./types.js";
 
@@ -49,6 +50,19 @@ const FOLDERS = new Map([
   [".claude", "Claude Code's settings, hooks and commands, which the agent reads too"],
   [".git", "git's config and hooks, which run commands on the next git call"],
 ]);
+
+/** `agent.config.*` and `.agentrc*`: the agent's own config files, by name. */
+export function isAgentConfigName(name: string): boolean {
+  return /^agent\.config(\.|$)/.test(name) || name.startsWith(".agentrc");
+}
+
+/**
+ * Whether a text (a command line) names anything protected at all: a cheap test before parsing it for
+ * the files it writes. Built from the same names as the rules above.
+ */
+export function mentionsProtectedName(text: string): boolean {
+  return [...FOLDERS.keys(), ".mcp.json", "agent.config", ".agentrc"].some((n) => text.includes(n));
+}
 
 const UNKNOWN: Protection = { level: "ask", why: "where it writes is only known when it runs: it may be such a file" };
 
@@ -107,8 +121,7 @@ function safeReal(p: string): string {
 }
 
 function inside(child: string, parent: string): boolean {
-  const rel = path.relative(fold(parent), fold(child));
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+  return isInside(fold(child), fold(parent));
 }
 
 /** The names that matter: relative to the root that holds the path, else the whole path. */
@@ -129,7 +142,7 @@ function neverWhy(abs: string, segs: string[], places: ProtectedPlaces): string 
 
 function fileWhy(name: string, changesAgentKey: boolean | undefined): string | undefined {
   if (name === ".mcp.json") return "the MCP servers the agent starts";
-  if (/^agent\.config(\.|$)/.test(name) || name.startsWith(".agentrc")) return "the agent's config";
+  if (isAgentConfigName(name)) return "the agent's config";
   if (name === "package.json" && changesAgentKey !== false) return "the agent's config, in its agent key";
   return undefined;
 }

@@ -5,6 +5,7 @@
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { AgentError } from "./errors.js";
+import { isInside } from "./path-inside.js";
 import type { Workspace } from "./types.js";
 
 function realpathOrSelf(p: string): string {
@@ -50,11 +51,6 @@ export function realPath(abs: string): string {
   return realpathDeep(abs);
 }
 
-function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  // `..` and `../x` are outside; a name that merely starts with dots (`..notes`) is inside.
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}
 
 /** A workspace, and the one handle that may add read-only roots to it (kept by the host). */
 export interface WorkspaceHandle {

@@ -4,6 +4,7 @@
  * that would allow it, so the model asks the user instead of trying another way round.
  */
 import path from "node:path";
+import { isInside as within } from "../path-inside.js";
 import type { SandboxMounts } from "./mounts.js";
 import type { SandboxNetwork } from "./settings.js";
 
@@ -27,10 +28,6 @@ function pathOf(line: string): string | undefined {
   return quoted ?? /(?:^|: )([^:]+): Read-only file system/i.exec(line)?.[1];
 }
 
-function within(p: string, dir: string): boolean {
-  const rel = path.relative(dir, p);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}
 
 function refusedWrites(stderr: string, m: SandboxMounts, cwd: string): string[] {
   const out: string[] = [];

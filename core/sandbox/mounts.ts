@@ -5,6 +5,8 @@
  */
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import { isInside as inside } from "../path-inside.js";
+import { isAgentConfigName } from "../protected-paths.js";
 import { credentialPaths } from "./credentials.js";
 import type { SandboxSettings } from "./settings.js";
 
@@ -26,7 +28,6 @@ export interface SandboxMounts {
 
 /** In every writable folder: what decides what the agent (or git, or Claude Code) does next (core/protected-paths.ts). */
 const PROTECTED_ENTRIES = [".agent", ".claude", ".git/config", ".git/hooks", ".mcp.json"];
-const PROTECTED_NAME = /^(?:agent\.config(?:\.|$)|\.agentrc)/;
 
 function real(p: string): string | undefined {
   try {
@@ -44,10 +45,6 @@ function isDir(p: string): boolean {
   }
 }
 
-function inside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}
 
 /** The protected entries of one writable folder that exist now (`.git` as a file points git elsewhere: read-only too). */
 function protectedIn(dir: string): string[] {
@@ -58,7 +55,7 @@ function protectedIn(dir: string): string[] {
     return [];
   }
   const found = PROTECTED_ENTRIES.map((e) => path.join(dir, e));
-  found.push(...names.filter((n) => PROTECTED_NAME.test(n)).map((n) => path.join(dir, n)));
+  found.push(...names.filter(isAgentConfigName).map((n) => path.join(dir, n)));
   if (names.includes(".git") && !isDir(path.join(dir, ".git"))) found.push(path.join(dir, ".git"));
   return found.map(real).filter((p): p is string => p !== undefined);
 }

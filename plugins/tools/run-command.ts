@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { defineTool, shellSubjects, terminate, z, type Workspace } from "../../core/index.js";
+import { defineTool, mentionsProtectedName, shellSubjects, terminate, z, type Workspace } from "../../core/index.js";
 import { HEAD_TAIL_BYTES, HeadTailCapture } from "./_head-tail.js";
 import { scriptFiles } from "./_script-files.js";
 
@@ -9,15 +9,14 @@ const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
 /** Room for both streams' head and tail, their notes and the status lines, so the gate never cuts the tail. */
 const OUTPUT_BUDGET = 4 * HEAD_TAIL_BYTES + 4096;
 
-/** Names of protected files (core/protected-paths.ts): a line without one cannot have had such a write approved. */
-const PROTECTED_NAME = /\.agent|\.claude|\.git|\.mcp\.json|agent\.config|\.agentrc/;
 
 /**
  * The files the line's text writes, absolute. The call runs, so the gate allowed each protected one among
  * them (it asks about those in every mode): the sandbox lets exactly those through. Uncertain targets never.
  */
 async function protectedWrites(command: string, cwd: string, workspace: Workspace): Promise<string[]> {
-  if (!PROTECTED_NAME.test(command)) return [];
+  // A line that names no protected file cannot have had such a write approved.
+  if (!mentionsProtectedName(command)) return [];
   const writes = await (await import("./_shell-writes.js")).shellWrites(command, cwd, scriptFiles(workspace, cwd));
   return writes.filter((w) => !w.uncertain).map((w) => path.resolve(workspace.root, w.cwd ?? ".", w.path));
 }
