@@ -1,10 +1,12 @@
 /**
  * The audit log: append-only JSONL, one record per registration, call, command and plugin event.
- * Records are appended with a synchronous write on an O_APPEND descriptor, so a record is in the
- * kernel before its caller sees the result: a crash or `kill -9` of the host cannot lose a finished call.
- * Call records are queued instead (`queue`): those of one tick share one `writeSync`, in a microtask the
- * first of them queues. The gate queues a record before its call's promise resolves, and microtasks run
- * in order, so the record is still written before the caller can see the result.
+ * Records are appended with a synchronous write on an O_APPEND descriptor. Call records are
+ * write-ahead: a call's `start` record (tool, subject, decision, redacted input) is on disk before the
+ * gate hands the call to its tool (`begin`, awaited), and its `call` record with the outcome before the
+ * caller sees the result (`queue`). Records queued together share one `writeSync`: starts when the tick's
+ * microtasks have run (process.nextTick: every call that starts in this tick), outcomes in a microtask the
+ * first of them queues (the gate queues a record before its call's promise resolves, and microtasks run
+ * in order). A host killed mid-call leaves a start with no outcome.
  *
  * No record is glued to another: a write is repeated until all of it is on disk, one cut short (a full
  * disk) is ended with a newline before the next, and a log whose last line a crash left unfinished gets
@@ -108,7 +110,21 @@ export class AuditLog {
   /** Records waiting for their write, and their times. */
   private queued: AuditRecord[] = [];
   private times: string[] = [];
-  private readonly flushQueued = () => this.flush();
+  private readonly flushQueued = () => {
+    this.inMicrotask = false;
+    this.flush();
+  };
+  private readonly flushTick = () => {
+    this.inTick = false;
+    this.flush();
+  };
+  /** Flushes already scheduled: a microtask (for `queue`), a tick (for starts and outcomes). */
+  private inMicrotask = false;
+  private inTick = false;
+  /** Settles when the queued start records are written: with undefined, or why they could not be. */
+  private batch: { promise: Promise<string | undefined>; resolve: (refusal: string | undefined) => void } | undefined;
+  /** Argument summaries by the (frozen) arguments object: made once for a call's start and outcome records. */
+  private readonly summaries = new WeakMap<object, string>();
   private sessionJson: string | undefined;
 
   constructor(
@@ -127,6 +143,10 @@ export class AuditLog {
     // The probe is a line ending (a blank line, which readers skip) or what ends a line cut short.
     if (Date.now() - this.failedAt >= RETRY_MS) this.writeText(this.torn ? "" : "\n");
     if (this.failure === undefined) return undefined;
+    return this.refusalMessage();
+  }
+
+  private refusalMessage(): string {
     return `Not run: the audit log ${this.file} cannot be written (${this.failure}), and every call must be recorded. Free space (or fix the folder), or set audit.onError to "warn" to run calls unrecorded.`;
   }
 
@@ -151,10 +171,38 @@ export class AuditLog {
    * the end of the current tick.
    */
   queue(record: AuditRecord): void {
-    if (!this.file) return;
-    this.times.push(isoNow());
-    if (this.queued.push(record) > 1) return;
+    if (!this.enqueue(record) || this.inMicrotask) return;
+    this.inMicrotask = true;
     queueMicrotask(this.flushQueued);
+  }
+
+  /**
+   * Write-ahead: queue a call's `start` record (`kind: "start"`, `outcome: "started"`). The promise settles once it is on disk (undefined) or
+   * could not be written while calls fail closed (the reason): the gate runs the call only after it. The
+   * starts of one tick share one write. Undefined when there is no log.
+   */
+  begin(record: AuditRecord): Promise<string | undefined> | undefined {
+    if (!this.enqueue(record)) return undefined;
+    this.scheduleTick();
+    if (!this.batch) {
+      let resolve!: (refusal: string | undefined) => void;
+      const promise = new Promise<string | undefined>((r) => (resolve = r));
+      this.batch = { promise, resolve };
+    }
+    return this.batch.promise;
+  }
+
+  private scheduleTick(): void {
+    if (this.inTick) return;
+    this.inTick = true;
+    process.nextTick(this.flushTick);
+  }
+
+  /** Add a record to the queue (false without a log); the first queued is flushed on exit too. */
+  private enqueue(record: AuditRecord): boolean {
+    if (!this.file) return false;
+    this.times.push(isoNow());
+    if (this.queued.push(record) > 1) return true;
     unwritten.add(this);
     if (!exitHook) {
       exitHook = true;
@@ -162,6 +210,7 @@ export class AuditLog {
         for (const log of unwritten) log.flush();
       });
     }
+    return true;
   }
 
   /** Write every queued record now (one `writeSync`). */
@@ -172,6 +221,8 @@ export class AuditLog {
     this.queued = [];
     this.times = [];
     unwritten.delete(this);
+    const batch = this.batch;
+    this.batch = undefined;
     // One env read for the whole batch (see redactBatch).
     const text = redactBatch(() => {
       let out = "";
@@ -179,6 +230,7 @@ export class AuditLog {
       return out;
     });
     this.writeText(text);
+    batch?.resolve(this.failure === undefined || this.options.failClosed === false ? undefined : this.refusalMessage());
   }
 
   /** Append `text` whole, after a newline if the last write was cut short; a failure is kept in `failure`. */
@@ -238,7 +290,7 @@ export class AuditLog {
     let out = `{"time":"${time}","session":${(this.sessionJson ??= str(this.sessionId))},"kind":${str(r.kind)},"source":${str(r.source)},"name":${str(r.name)}`;
     if (r.callId) out += `,"callId":${str(r.callId)}`;
     if (payload && r.args !== undefined) {
-      const args = summaryJson(r.args);
+      const args = this.argsJson(r.args);
       if (args !== undefined) out += `,"args":${args}`;
     }
     if (r.decision) out += `,"decision":${str(r.decision)}`;
@@ -254,6 +306,16 @@ export class AuditLog {
     }
     if (unserializable !== undefined) out += `,"unserializable":${str(unserializable)}`;
     return `${out}}`;
+  }
+
+  /** A call's argument summary (redaction included: most of what a record costs), made once for its two records. */
+  private argsJson(args: unknown): string | undefined {
+    if (typeof args !== "object" || args === null) return summaryJson(args);
+    const known = this.summaries.get(args);
+    if (known !== undefined) return known;
+    const json = summaryJson(args);
+    if (json !== undefined) this.summaries.set(args, json);
+    return json;
   }
 
   close(): void {

@@ -6,7 +6,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
-import type { AuditLog } from "./audit.js";
+import type { AuditLog, AuditRecord } from "./audit.js";
 import { errorMessage } from "./errors.js";
 import { plainCopy } from "./freeze.js";
 import type { RawHooks } from "./hooks.js";
@@ -81,6 +81,8 @@ export const MAX_CALL_DEPTH = 8;
  * of a plugin's own) none, so independent callers, parallel ones included, never share a count.
  */
 const callDepth = new AsyncLocalStorage<number>();
+/** Calls in flight whose depth `callDepth` carries, across gates. */
+let tracked = 0;
 
 export class Gate {
   private readonly permissions: Permissions;
@@ -146,7 +148,14 @@ export class Gate {
       // A tool whose source (an MCP server) is not loaded yet: load it, then look again. Loaded in the
       // caller's context, not the call's: what the source keeps open (a server's pipes) is not "inside" it.
       if (!rec.tool && this.deps.resolveTool && (await this.deps.resolveTool(name))) rec.tool = this.deps.tools.get(name);
-      return await callDepth.run(depth + 1, () => this.run(rec, callId, input, options));
+      if (!this.tracksDepth(rec.tool)) return await this.run(rec, callId, input, options);
+      tracked++;
+      try {
+        return await callDepth.run(depth + 1, () => this.run(rec, callId, input, options));
+      } finally {
+        // With no tracked call in flight the storage is switched off: its hooks slow every promise.
+        if (--tracked === 0) callDepth.disable();
+      }
     } catch (err) {
       return this.fail(rec, callId, "error", `Call to ${name} failed inside the host: ${errorMessage(err)}`, "E_TOOL_FAILED");
     }
@@ -238,6 +247,15 @@ export class Gate {
       rec.by = perm.by;
     }
     rec.input = args;
+
+    // Write-ahead: the call (tool, decision, redacted input) is on disk before the tool has it; a host
+    // killed mid-call leaves this record with no outcome. The starts of one tick share one write.
+    const written = deps.audit.begin(callRecord(rec, callId, "start", "started"));
+    if (written) {
+      const refused = await written;
+      rec.started = performance.now();
+      if (refused) return this.fail(rec, callId, "error", refused, "E_AUDIT_UNAVAILABLE");
+    }
 
     // 4. Run with a signal and a timeout.
     const timeoutMs = tool.timeoutMs ?? deps.defaults.timeoutMs;
@@ -351,20 +369,12 @@ export class Gate {
     const ok = result.ok;
     const truncated = result.truncated === true;
     // Queued: written (with other calls of this tick) by a microtask that runs before the caller sees `result`.
-    this.deps.audit.queue({
-      kind: "call",
-      source: rec.tool?.source ?? "unknown",
-      name: rec.name,
-      callId: result.callId,
-      args: rec.input,
-      decision: rec.decision,
-      by: rec.by,
-      outcome: result.outcome,
-      durationMs,
-      outputBytes,
-      truncated,
-      error: ok ? undefined : result.output,
-    });
+    const record = callRecord(rec, result.callId, "call", result.outcome);
+    record.durationMs = durationMs;
+    record.outputBytes = outputBytes;
+    record.truncated = truncated;
+    if (!ok) record.error = result.output;
+    this.deps.audit.queue(record);
     if (this.listening("tool_end")) {
       const end: AgentEvent = { type: "tool_end", callId: result.callId, name: rec.name, outcome: result.outcome, durationMs, outputBytes, truncated };
       if (!ok) end.error = result.output;
@@ -376,6 +386,12 @@ export class Gate {
   /** False when an event would reach nobody (then it is not built). */
   private listening(type: AgentEventType): boolean {
     return this.deps.listening?.(type) ?? true;
+  }
+
+  /** Whether a call's depth must follow it: its tool may call tools, or a hook that taps the call might. */
+  private tracksDepth(tool: ToolEntry | undefined): boolean {
+    const { hooks } = this.deps;
+    return tool?.callsTools !== false || hooks.beforeToolCall.isUsed() || hooks.afterToolCall.isUsed() || hooks.permission.isUsed();
   }
 
   /** The tool's validator; a JSON Schema one is a promise only until its first compilation. */
@@ -391,6 +407,24 @@ export class Gate {
     return v(input === undefined ? {} : input);
   }
 
+}
+
+/** A call's audit record; start and outcome records share one shape (every field present), so writing them stays monomorphic. */
+function callRecord(rec: CallRecord, callId: string, kind: "start" | "call", outcome: string): AuditRecord {
+  return {
+    kind,
+    source: rec.tool?.source ?? "unknown",
+    name: rec.name,
+    callId,
+    args: rec.input,
+    decision: rec.decision,
+    by: rec.by,
+    outcome,
+    durationMs: undefined,
+    outputBytes: undefined,
+    truncated: undefined,
+    error: undefined,
+  };
 }
 
 function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {

@@ -142,7 +142,7 @@ export { terminate } from "./processes.js";
 export { createCommandSandbox } from "./sandbox/command-sandbox.js";
 export type { ScriptFiles, ShellSubjectOptions } from "./shell.js";
 export { denySubjects, opaqueReason } from "./subject-marks.js";
-export { auditLogFiles, readAuditTail, type AuditTail } from "./audit-files.js";
+export { auditLogFiles, readAuditTail, streamAuditRecords, type AuditTail } from "./audit-files.js";
 export {
   shellSubjects,
   wildcardMatcher as patternMatcher,

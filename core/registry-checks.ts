@@ -54,6 +54,7 @@ export function checkTool(def: unknown, existing: Holders): Rejection | undefine
     if (holder) return { name, reason: `alias ${JSON.stringify(alias)} already names a tool registered by ${holder.source}` };
   }
   if (d.risk !== undefined && !RISKS.includes(d.risk)) return { name, reason: `invalid risk ${JSON.stringify(d.risk)}: expected one of ${RISKS.join(", ")}` };
+  if (d.callsTools !== undefined && typeof d.callsTools !== "boolean") return { name, reason: `callsTools must be true or false, got ${describe(d.callsTools)}` };
   for (const k of ["timeoutMs", "maxOutputBytes"] as const) {
     const v = d[k];
     if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v > 0)) return { name, reason: `${k} must be a positive number` };

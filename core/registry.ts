@@ -99,6 +99,8 @@ export interface ToolEntry extends Entry<RegisteredTool> {
   /** Sync validator for zod tools; lazily compiled for JSON Schema tools. */
   validator: Validator | (() => Promise<Validator>);
   zod: boolean;
+  /** As registered (`ToolDefinition.callsTools`): false when its run never calls tools. */
+  callsTools: boolean;
 }
 
 export interface CommandEntry extends Entry<RegisteredCommand> {
@@ -196,7 +198,7 @@ function makeToolEntry(def: ToolDefinition, plugin: string, override: ToolOverri
     ...(def.aliases?.length ? { aliases: Object.freeze([...def.aliases]) } : {}),
     ...(def.deferLoading === true ? { deferLoading: true } : {}),
   });
-  return { name: def.name, plugin, source, view, risk, timeoutMs, maxOutputBytes, definition: def, validator, zod };
+  return { name: def.name, plugin, source, view, risk, timeoutMs, maxOutputBytes, definition: def, validator, zod, callsTools: def.callsTools !== false };
 }
 
 export function commandRegistry(): Registry<CommandEntry> {

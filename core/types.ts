@@ -221,6 +221,13 @@ export interface ToolDefinition<I = any> {
    * (MCP servers' tools set it). Calls still pass the gate like any other.
    */
   deferLoading?: boolean;
+  /**
+   * `false`: the tool's `run` never calls tools itself (through `host.tools.call`), as an MCP server's
+   * tools do not, so the gate need not carry the call's depth through its async work for `E_TOOL_DEPTH`.
+   * That tracking (an AsyncLocalStorage) slows every promise in the process while a tracked call is in
+   * flight. Hooks that tap the call are tracked anyway. Default: tracked.
+   */
+  callsTools?: boolean;
   run(input: I, ctx: ToolCallContext): Promise<ToolReturn> | ToolReturn;
 }
 
@@ -454,5 +461,6 @@ export interface Logger {
   error(msg: string): void;
 }
 
-export type AuditKind = "register" | "call" | "command" | "skill" | "plugin" | "mode" | "grant" | "hook";
+/** `start`: a call's write-ahead record, on disk before the tool has the call; its `call` record follows with the outcome. */
+export type AuditKind = "register" | "call" | "start" | "command" | "skill" | "plugin" | "mode" | "grant" | "hook";
 

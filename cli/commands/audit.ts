@@ -5,11 +5,11 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { AgentError, auditLogFiles, patternMatcher, readAuditTail, type PreparedHost } from "../../core/index.js";
+import { AgentError, auditLogFiles, patternMatcher, readAuditTail, streamAuditRecords, type PreparedHost } from "../../core/index.js";
 import { oneLine, table } from "../format.js";
 import { defineAppCommand } from "./_define.js";
 
-const OUTCOMES = ["ok", "error", "denied", "timeout", "invalid", "aborted"];
+const OUTCOMES = ["ok", "error", "denied", "timeout", "invalid", "aborted", "no outcome"];
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 export default defineAppCommand({
@@ -21,7 +21,7 @@ export default defineAppCommand({
     `--tool takes a name or a glob (mcp__github__*); --outcome one of ${OUTCOMES.join(", ")} (or several, comma-separated);\n` +
     "--since a duration back from now (30s, 15m, 1h, 2d, 1w) or a date (2026-11-30, 2026-11-30T14:00).",
   options: {
-    tail: { type: "string", short: "n", valueName: "<N>", description: "how many of the last matching records (default 20)" },
+    tail: { type: "string", short: "n", valueName: "<N>", description: 'how many of the last matching records (default 20); "all" for every one (with --json, streamed oldest first)' },
     all: { type: "boolean", short: "a", description: "every record, not only tool calls" },
     tool: { type: "string", short: "t", valueName: "<name>", description: "only calls of this tool (a glob works: mcp__github__*)" },
     outcome: { type: "string", short: "o", valueName: "<o>", description: `only these outcomes: ${OUTCOMES.join(", ")}` },
@@ -51,8 +51,8 @@ interface Values {
 }
 
 async function show(values: Values, ctx: { prepare(): Promise<PreparedHost> }): Promise<number> {
-  const tail = values.tail === undefined ? 20 : Number(values.tail);
-  if (!Number.isInteger(tail) || tail <= 0) throw new AgentError("E_USAGE", `--tail must be a positive whole number; got "${values.tail}"`);
+  const tail = values.tail === undefined ? 20 : values.tail === "all" ? Infinity : Number(values.tail);
+  if (tail !== Infinity && (!Number.isInteger(tail) || tail <= 0)) throw new AgentError("E_USAGE", `--tail must be a positive whole number or "all"; got "${values.tail}"`);
   const outcomes = values.outcome?.split(",").map((o) => o.trim()).filter(Boolean);
   const bad = outcomes?.find((o) => !OUTCOMES.includes(o));
   if (bad) throw new AgentError("E_USAGE", `--outcome must be one of ${OUTCOMES.join(", ")}; got "${bad}"`);
@@ -76,10 +76,17 @@ async function show(values: Values, ctx: { prepare(): Promise<PreparedHost> }): 
     (!tool || tool(String(r.name ?? ""))) &&
     (!outcomes || outcomes.includes(String(r.outcome ?? ""))) &&
     (since === undefined || Date.parse(String(r.time ?? "")) >= since);
+  const files = auditLogFiles(file, loaded.config.audit?.keep);
+  if (values.json && tail === Infinity) {
+    // Every record, written as read: a log of any size in the memory of one line.
+    const unreadable = streamAuditRecords(files, match, (r) => process.stdout.write(`${JSON.stringify(r)}\n`));
+    if (unreadable) process.stderr.write(unreadableNote(unreadable));
+    return 0;
+  }
   // From the end of the log, then of its rotated files: the last N of a million records without reading the million.
-  const read = readAuditTail(auditLogFiles(file, loaded.config.audit?.keep), tail, match);
+  const read = readAuditTail(files, tail, match);
   const records = read.records;
-  if (read.unreadable) process.stderr.write(`(${read.unreadable} line${read.unreadable > 1 ? "s" : ""} of the log ${read.unreadable > 1 ? "are" : "is"} not a record, torn by a crash or a full disk: skipped)\n`);
+  if (read.unreadable) process.stderr.write(unreadableNote(read.unreadable));
   if (values.json) {
     for (const r of records) process.stdout.write(JSON.stringify(r) + "\n");
     return 0;
@@ -103,4 +110,8 @@ async function show(values: Values, ctx: { prepare(): Promise<PreparedHost> }): 
     process.stderr.write(`(${hidden}${read.complete ? "" : " or more"} records of other kinds not shown: registrations, commands, …; --all shows them)\n`);
   }
   return 0;
+}
+
+function unreadableNote(n: number): string {
+  return `(${n} line${n > 1 ? "s" : ""} of the log ${n > 1 ? "are" : "is"} not a record, torn by a crash or a full disk: skipped)\n`;
 }

@@ -26,6 +26,8 @@ import { namesFor, prefixFor, serverParts, shortHash } from "./naming.js";
 import { argumentHint, parsePromptArgs } from "./prompt-args.js";
 import { mcpToolRisk } from "./risk.js";
 import { McpSkills } from "./skills.js";
+import { descriptors, mentionsTooManyFiles, tooManyFilesReason } from "./descriptors.js";
+import { REMOTE_COST, STDIO_COST, StartQueue } from "./start-queue.js";
 import type { McpServerStatus } from "./status.js";
 import { cacheDir, cacheKey, readCachedTools, writeCachedTools, type CachedTools } from "./tool-cache.js";
 
@@ -77,6 +79,10 @@ export class McpManager implements ConnectionListener {
   private readonly primed = new Set<string>();
   readonly authEnv: AuthEnv;
   private readonly requests: ClientRequests;
+  /** First connections wait here for descriptors; `refused`: servers never started for want of them. */
+  private readonly startQueue = new StartQueue();
+  private readonly firsts = new Map<McpConnection, Promise<void>>();
+  private readonly refused = new Set<McpConnection>();
 
   /**
    * `allNames`: every configured server, disabled ones too, so names stay the same when one is
@@ -120,20 +126,32 @@ export class McpManager implements ConnectionListener {
 
   /** A server's first connection (once): started by a call, a run or a listing, never by opening the host. */
   connect(c: McpConnection): Promise<void> {
-    return c.start();
+    let first = this.firsts.get(c);
+    if (!first) {
+      const cost = c.config.transport === "stdio" ? STDIO_COST : REMOTE_COST;
+      first = this.startQueue.run(cost, () => c.start()).then((reason) => reason && this.refuse(c, reason));
+      this.firsts.set(c, first);
+    }
+    return first;
+  }
+
+  /** Not started at all: the descriptors it needs are not there (start-queue.ts). */
+  private refuse(c: McpConnection, reason: string): void {
+    this.refused.add(c);
+    c.status = "failed";
+    c.error = reason;
+    c.log.note(`not started: ${reason}`);
+    this.reportFailed(c);
   }
 
   // ConnectionListener
 
   async started(c: McpConnection): Promise<void> {
+    this.refused.delete(c);
+    // A spawn or pipe that failed with EMFILE says only that: the reason names the limit.
+    if (c.status === "failed" && c.error && mentionsTooManyFiles(c.error)) c.error = `${tooManyFilesReason(descriptors())} (${c.error})`;
     if (c.status !== "connected") await this.requests.offerLogin(c);
-    if (c.status !== "connected") {
-      this.ctx.report({ kind: "server", name: c.name, message: redactString(`MCP server ${c.name} failed to connect: ${c.error}. Continuing without ${c.name} tools.`) });
-      // What the cache promised is not there: its tools go (a call to one then says the server is not available).
-      this.cached.set(c.name, null);
-      this.syncTools(c);
-      return;
-    }
+    if (c.status !== "connected") return this.reportFailed(c);
     this.ctx.audit({
       kind: "plugin",
       name: c.name,
@@ -143,6 +161,13 @@ export class McpManager implements ConnectionListener {
     this.syncTools(c);
     this.syncPrompts(c);
     await this.skills.refresh(c);
+  }
+
+  private reportFailed(c: McpConnection): void {
+    this.ctx.report({ kind: "server", name: c.name, message: redactString(`MCP server ${c.name} failed to connect: ${c.error}. Continuing without ${c.name} tools.`) });
+    // What the cache promised is not there: its tools go (a call to one then says the server is not available).
+    this.cached.set(c.name, null);
+    this.syncTools(c);
   }
 
   /**
@@ -318,6 +343,8 @@ export class McpManager implements ConnectionListener {
       meta: { mcpServer: c.name, mcpTool: tool.name, ...(annotations ? { annotations } : {}) },
       // A host with many servers sends only the names of their tools until the model searches (tool-search).
       deferLoading: true,
+      // Its run only talks to the server: the gate need not track call depth through it (faster calls).
+      callsTools: false,
       run: (input, ctx) => {
         // The usual case, connected and this definition current: straight to the server.
         if (c.status === "connected" && this.registeredTools.get(c.name)?.get(name) === def) return c.callTool(tool.name, input, ctx, readHint);
@@ -334,6 +361,8 @@ export class McpManager implements ConnectionListener {
    */
   private async callWhenCurrent(c: McpConnection, mcpName: string, name: string, def: object, input: unknown, ctx: ToolCallContext, readHint: string | undefined): Promise<ToolReturn> {
     await this.connect(c);
+    // Never started (no descriptors): not started behind the queue's back either.
+    if (this.refused.has(c)) return { output: `MCP server ${c.name} is not available: ${c.error}. Run /mcp reconnect ${c.name} to try again.`, isError: true };
     const now = this.registeredTools.get(c.name)?.get(name);
     if (c.status === "connected" && now === undefined) {
       return { output: `Tool ${name} is no longer offered by MCP server ${c.name} (it was in the cached list of its tools); the current tools are registered now.`, isError: true };

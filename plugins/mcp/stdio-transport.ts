@@ -161,6 +161,11 @@ export class ProcessTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.process.child.stdin;
     if (this.closed || !stdin || !stdin.writable) return Promise.reject(new Error("Not connected"));
+    // Messages sent in one tick (calls in flight together) leave in one write: one syscall, not one each.
+    if (!stdin.writableCorked) {
+      stdin.cork();
+      process.nextTick(() => stdin.uncork());
+    }
     if (stdin.write(serializeMessage(message))) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {

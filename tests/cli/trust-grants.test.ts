@@ -33,7 +33,7 @@ const run = (args: string[], p: { dir: string; home: string }, env: Record<strin
 /** Outcomes of the run_command calls in the audit log, in order. */
 function echoOutcomes(dir: string): string[] {
   const lines = readFileSync(path.join(dir, ".agent", "audit.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  return lines.filter((r) => r.name === "run_command" && typeof r.outcome === "string" && r.kind !== "grant").map((r) => String(r.outcome));
+  return lines.filter((r) => r.name === "run_command" && typeof r.outcome === "string" && r.kind === "call").map((r) => String(r.outcome));
 }
 
 it("trusted: the command's allowed-tools apply for its run, headless; a plain prompt gets the usual rules", async () => {

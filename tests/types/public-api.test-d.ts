@@ -92,6 +92,10 @@ describe("definePlugin", () => {
     definePlugin({ name: "bad3", enforce: "first" });
     // @ts-expect-error: a tool's run gets its typed input
     defineTool({ name: "t", description: "d", input: z.object({ n: z.number() }), run: (i: { n: string }) => i.n });
+    // A tool that never calls tools may say so; the flag is a boolean.
+    defineTool({ name: "leaf", description: "d", input: z.object({}), callsTools: false, run: () => "x" });
+    // @ts-expect-error: callsTools is a boolean
+    defineTool({ name: "leaf2", description: "d", input: z.object({}), callsTools: "no", run: () => "x" });
   });
 });
 
