@@ -17,6 +17,7 @@
  */
 import { closeSync, fchmodSync, fstatSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import path from "node:path";
+import { pidMatcher, removeDeadWritersTemps } from "./stale-temps.js";
 
 /** Owner read and write only: every file agent-host writes that can hold a secret. */
 export const SECRET_FILE_MODE = 0o600;
@@ -55,6 +56,8 @@ export function writeFileAtomic(file: string, text: string | Uint8Array, mode?: 
     throw err;
   }
   syncFolder(path.dirname(file));
+  // `<name>.<pid>.tmp` of a writer killed before its rename: this target's only, and only if that writer is gone.
+  removeDeadWritersTemps(path.dirname(file), pidMatcher(`${path.basename(file)}.`, "\\.tmp"), path.resolve(file));
 }
 
 /** Make a rename in `dir` durable; where folders cannot be fsync'd (some file systems, Windows), the rename stands as it is. */

@@ -401,7 +401,7 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     host: view,
   });
   try {
-    if (typeof plugin.setup === "function") await withTimeout(plugin.setup(ctx), state.driver.timeoutMs("registerTools"), `setup did not settle within ${state.driver.timeoutMs("registerTools")} ms`);
+    if (typeof plugin.setup === "function") await withTimeout(plugin.setup(ctx), state.setupMs, `setup did not settle within ${state.setupMs} ms (pluginTimeouts.startupMs raises it)`);
     tapPluginObject(plugin, p.hooks!, "setup");
   } catch (err) {
     state.failed.add(p.name);

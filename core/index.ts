@@ -159,6 +159,7 @@ export { hostVersion } from "./version.js";
 export { tooDeep, MAX_CONFIG_DEPTH } from "./depth.js";
 export { parseJson, parseJsonConfig, parseJsonLines, JsonSyntaxError } from "./json.js";
 export { writeFileAtomic, openPrivateAppend, SECRET_FILE_MODE, type SharedFileMode } from "./atomic-write.js";
+export { removeDeadWritersTemps, pidMatcher } from "./stale-temps.js";
 export { updateFileLocked, type FileChange, type LockedUpdate, type LockedUpdateOptions } from "./locked-update.js";
 export { withFileLock, withFileLockAsync, lockFileOf, type FileLockOptions } from "./file-lock.js";
 export { oneLine } from "./one-line.js";

@@ -22,6 +22,13 @@ import { trustFolder, type FolderTrust } from "./trust.js";
 /** How long a plugin's hook handler may take, by default (config `pluginTimeouts`). */
 export const DEFAULT_PLUGIN_TIMEOUTS: Readonly<{ callMs: number; startupMs: number; shutdownMs: number }> = Object.freeze({ callMs: 30_000, startupMs: 120_000, shutdownMs: 5_000 });
 
+/**
+ * A plugin's `setup`, unless `pluginTimeouts.startupMs` is set: every command waits for setups, and
+ * none needs long (MCP servers connect later, as tool sources bounded by their own connectTimeout).
+ * The 120 s of startupMs dates from when setup and registerTools waited for MCP connections.
+ */
+export const DEFAULT_SETUP_MS = 15_000;
+
 /** Hooks that run while the user waits, bounded by `pluginTimeouts.callMs`. */
 const CALL_HOOKS = new Set<HookName>(["sessionStart", "userPromptSubmit", "beforeModelRequest", "permission", "permissionRequest", "beforeToolCall", "afterToolCall", "stop", "preCompact"]);
 
@@ -53,6 +60,8 @@ export interface PreparedState {
   /** Plugins whose setup threw: their handlers no longer run. */
   failed: Set<string>;
   driver: DriverOptions;
+  /** How long one plugin's `setup` may take. */
+  setupMs: number;
   /** Set by `open` once the host exists: where handler errors are reported from then on. */
   onProblem?: (problem: HostProblem) => void;
 }
@@ -75,6 +84,7 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
     problems,
     failed,
     driver: undefined as unknown as DriverOptions,
+    setupMs: loaded.config.pluginTimeouts?.startupMs ?? DEFAULT_SETUP_MS,
   };
   const report = (p: HostProblem) => (state.onProblem ? state.onProblem(p) : void problems.push(p));
   let owners = new Map<string, SectionOwner>();

@@ -126,12 +126,13 @@ export class McpManager implements ConnectionListener {
 
   /** A server's first connection (once): started by a call, a run or a listing, never by opening the host. */
   connect(c: McpConnection): Promise<void> {
-    let first = this.firsts.get(c);
-    if (!first) {
-      const cost = c.config.transport === "stdio" ? STDIO_COST : REMOTE_COST;
-      first = this.startQueue.run(cost, () => c.start()).then((reason) => reason && this.refuse(c, reason));
-      this.firsts.set(c, first);
-    }
+    const known = this.firsts.get(c);
+    if (known) return known;
+    const cost = c.config.transport === "stdio" ? STDIO_COST : REMOTE_COST;
+    const first = this.startQueue.run(cost, () => c.start()).then((reason) => {
+      if (reason) this.refuse(c, reason);
+    });
+    this.firsts.set(c, first);
     return first;
   }
 

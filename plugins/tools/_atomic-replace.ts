@@ -3,7 +3,8 @@
  * bytes go to a temp file created exclusively in the same folder (through the folder's verified
  * descriptor, _open-inside.ts), are fsynced, and renamed over the target through that descriptor; then
  * the folder is fsynced so the rename survives a crash. The target's mode (and, where allowed, owner) is
- * kept. A kill -9 leaves at most a `.<name>.agent-*.tmp` beside the untouched file.
+ * kept. A kill -9 leaves at most a `.<name>.agent-<pid>-<random>.tmp` beside the untouched file, which
+ * the next replace of that file removes once process <pid> is gone.
  * Refused: a target with other hard links (a rename would split them), a folder that cannot hold a temp
  * file. On a full disk the temp file is removed and the original is untouched.
  */
@@ -11,6 +12,7 @@ import { accessSync, closeSync, constants, fchmodSync, fchownSync, fsync as fsyn
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { promisify } from "node:util";
+import { pidMatcher, removeDeadWritersTemps } from "../../core/index.js";
 import { folderEntry, openFolderCreating } from "./_open-inside.js";
 
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, W_OK } = constants;
@@ -33,10 +35,14 @@ function fullDisk(code: string | undefined): boolean {
   return code === "ENOSPC" || code === "EDQUOT";
 }
 
-/** A temp name beside `base`, short enough for any file system's 255-byte name limit. */
+/** `base` cut to fit a temp name within any file system's 255-byte name limit. */
+function tempStem(base: string): string {
+  return Buffer.from(base).subarray(0, 180).toString("utf8").replace(/\uFFFD+$/, "");
+}
+
+/** A temp name beside `base`, with the writer's pid: a leftover of a killed writer is told from a live one's. */
 function tempName(base: string): string {
-  const stem = Buffer.from(base).subarray(0, 180).toString("utf8").replace(/\uFFFD+$/, "");
-  return `.${stem}.agent-${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+  return `.${tempStem(base)}.agent-${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
 }
 
 /** The target as it is now (undefined when missing), refused when replacing it could not be exact. */
@@ -127,6 +133,7 @@ export async function replaceFile(real: string, shown: string, parts: Buffer[], 
       renameSync(temp.entry, target);
       renamed = true;
       fsyncSync(dirFd);
+      removeDeadWritersTemps(folderEntry(dirFd, dir, ""), pidMatcher(`.${tempStem(base)}.agent-`, "-[0-9a-f]{8}\\.tmp"), real);
     } catch (err) {
       if (!renamed) removeQuietly(temp.entry);
       const code = (err as NodeJS.ErrnoException).code;
