@@ -117,6 +117,7 @@ export type {
   ModelUsage,
   ModelErrorCode,
 } from "./model.js";
+export { modelHttpError, modelConnectionError, modelRequestError, type ModelEndpoint, type ModelHttpFailure, type ModelConnectionFailure } from "./provider-errors.js";
 export { resolveModel, systemPrompt, DEFAULT_MAX_TURNS } from "./run-setup.js";
 export { listSessions, findSession, readSession, sessionsDir, sessionFile, pruneSessions, SESSIONS_DIR, DEFAULT_SESSION_MAX_AGE_DAYS, DEFAULT_SESSION_MAX_COUNT } from "./session-store.js";
 export type { SessionSummary, SessionMeta, SessionRecord, LoadedSession } from "./session-store.js";

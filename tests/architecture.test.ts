@@ -1,7 +1,8 @@
 /**
  * The architecture, kept true: dependency-cruiser checks the import rules of .dependency-cruiser.cjs
  * (core knows no plugin, everyone else uses core's public entry only, no cycles), proven to bite on a
- * small tree that breaks each rule; and no source file grows past 500 lines.
+ * small tree that breaks each rule; no function grows past 120 lines (a file of short functions may be
+ * long: a line cap only bred `-parts` grab-bags); and, as a backstop, no source file past 900 lines.
  */
 import { execFile } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -9,6 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, test } from "vitest";
 import { REPO_ROOT } from "./helpers/paths.js";
+import { checkFunctionBudget } from "./helpers/function-lengths.js";
 import { cleanupTemp, tempDir, writeFile } from "./helpers/project.js";
 
 afterAll(cleanupTemp);
@@ -62,11 +64,60 @@ function sources(dir: string): string[] {
   return out;
 }
 
-test("no source file is over 500 lines", () => {
-  const files = ["core", "cli", "plugins", "commands"].flatMap((d) => sources(path.join(REPO_ROOT, d)));
-  expect(files.length).toBeGreaterThan(50);
-  const long = files
-    .map((f) => ({ file: path.relative(REPO_ROOT, f), lines: readFileSync(f, "utf8").split("\n").length }))
-    .filter((f) => f.lines > 500);
-  expect(long).toEqual([]);
+const SOURCE_DIRS = ["core", "cli", "plugins", "commands"];
+const FUNCTION_BUDGET = 120;
+
+/**
+ * Functions over the budget today, with their length now: they may not grow, and an entry whose function
+ * was split (or is gone) fails the test until it is removed. Both files are being reworked (issue 21).
+ */
+const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
+  "core/host.ts:openHost": 287,
+  "core/gate.ts:run": 171,
+};
+
+describe("size budgets", () => {
+  const files = SOURCE_DIRS.flatMap((d) => sources(path.join(REPO_ROOT, d))).map((f) => ({ file: path.relative(REPO_ROOT, f), text: readFileSync(f, "utf8") }));
+
+  test(`no function is over ${FUNCTION_BUDGET} lines`, () => {
+    expect(files.length).toBeGreaterThan(50);
+    const report = checkFunctionBudget(files, FUNCTION_BUDGET, ALLOWED_LONG_FUNCTIONS);
+    expect(report.offenders, "split these into named functions").toEqual([]);
+    expect(report.stale, "remove these from ALLOWED_LONG_FUNCTIONS").toEqual([]);
+  });
+
+  test("the function budget catches a long function, method and arrow body, and an allowed one that grew", () => {
+    const body = (n: number) => Array.from({ length: n - 2 }, (_, i) => `  x += ${i};`).join("\n");
+    const text = [
+      "/** A doc comment does not count. */",
+      `export function long(): number {\n  let x = 0;\n${body(120)}\n  return x;\n}`,
+      `export function fits(): number {\n${body(120)}\n}`,
+      `export class K {\n  method(x: number): number {\n${body(122)}\n  }\n  short = () => 1;\n}`,
+      `export const arrow = (x: number) => {\n${body(121)}\n};`,
+      "export declare function bodiless(): void;",
+    ].join("\n");
+    const grown = `export function old(x: number): number {\n${body(131)}\n}`;
+    const report = checkFunctionBudget(
+      [
+        { file: "core/fixture.ts", text },
+        { file: "core/grown.ts", text: grown },
+      ],
+      FUNCTION_BUDGET,
+      { "core/grown.ts:old": 130, "core/gone.ts:split": 200 },
+    );
+    expect(report.offenders).toEqual([
+      "core/fixture.ts:2 long (122 lines)",
+      "core/fixture.ts:245 method (122 lines)",
+      "core/fixture.ts:369 arrow (121 lines)",
+      "core/grown.ts:1 old (131 lines)",
+    ]);
+    expect(report.stale).toEqual(["core/gone.ts:split"]);
+  });
+
+  // A backstop the function budget leaves open: a file of many short functions or long tables that
+  // keeps growing (the largest is under 500 lines today).
+  test("no source file is over 900 lines", () => {
+    const long = files.map((f) => ({ file: f.file, lines: f.text.split("\n").length })).filter((f) => f.lines > 900);
+    expect(long).toEqual([]);
+  });
 });

@@ -5,9 +5,9 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import {
   ModelError,
-  modelErrorCodeForStatus,
-  networkErrorCode,
-  parseRetryAfter,
+  modelConnectionError,
+  modelHttpError,
+  modelRequestError,
   type ModelProvider,
   type ModelStopReason,
   type ModelStreamEvent,
@@ -163,58 +163,25 @@ function stopReason(stop: string | null | undefined): ModelStopReason {
 /** An SDK or network failure as a `ModelError` a person can act on. */
 function toModelError(err: unknown, s: ResolvedSettings, model: string, midStream: boolean, sdk: Sdk | undefined): ModelError {
   const e = err as { status?: number; headers?: Headers; error?: { error?: { type?: string; message?: string } }; message?: string };
-  const where = `${s.name} (${s.baseURL})`;
   const detail = e.error?.error?.message ?? e.message ?? String(err);
-  const opts = { provider: s.name, cause: err, status: e.status };
-
   if (typeof e.status === "number") {
-    const code = modelErrorCodeForStatus(e.status);
-    const retryAfterMs = parseRetryAfter(e.headers);
-    switch (code) {
-      case "E_MODEL_AUTH":
-        return new ModelError(code, `${where} refused the API key (${e.status}: ${detail}). Check ${s.keyHint}.`, opts);
-      case "E_MODEL_NOT_FOUND":
-        return new ModelError(code, `${where} has no model "${model}" (404: ${detail}). Check the model name in --model ${s.name}:<model>.`, opts);
-      case "E_MODEL_RATE_LIMIT":
-        return new ModelError(code, `${where} is rate limiting requests (429: ${detail})`, { ...opts, retryAfterMs });
-      case "E_MODEL_SERVER":
-        return new ModelError(code, `${where} had a server error (${e.status}: ${detail})`, { ...opts, retryAfterMs });
-      case "E_MODEL_TIMEOUT":
-        return new ModelError(code, `${where} timed out (${e.status}: ${detail})`, { ...opts, retryAfterMs });
-      default:
-        // Anthropic's 400 for a request over the window: "prompt is too long: 212345 tokens > 200000 maximum".
-        if (e.status === 400 && /prompt is too long|exceed context limit/i.test(detail)) {
-          return new ModelError("E_MODEL_CONTEXT_LENGTH", `${where} refused the request as too long for the model's context window (400: ${detail})`, opts);
-        }
-        return new ModelError(code, `${where} refused the request (${e.status}: ${detail})`, opts);
-    }
+    // Anthropic's 400 for a request over the window: "prompt is too long: 212345 tokens > 200000 maximum".
+    const contextLengthExceeded = e.status === 400 && /prompt is too long|exceed context limit/i.test(detail);
+    return modelHttpError(s, { status: e.status, detail, headers: e.headers, model, contextLengthExceeded }, err);
   }
-  if (sdk && err instanceof sdk.APIConnectionTimeoutError) {
-    return new ModelError("E_MODEL_TIMEOUT", `${where} did not answer in time.`, opts);
-  }
-  if ((sdk && err instanceof sdk.APIConnectionError) || (!midStream && networkErrorCode(err))) {
-    const net = networkErrorCode(err);
-    const local = /\/\/(localhost|127\.|\[::1\]|0\.0\.0\.0)/.test(s.baseURL);
-    const hint = local ? " Is the server running?" : net === "ENOTFOUND" || net === "EAI_AGAIN" ? " Check the host name and your network." : " Check your network.";
-    return new ModelError("E_MODEL_NETWORK", `Could not connect to ${where}${net ? ` (${net})` : ""}.${hint}`, opts);
-  }
-  if (e.error?.error && typeof e.error.error === "object") {
-    // An `event: error` inside the stream (no HTTP status): overloaded and api errors are worth retrying.
-    const type = e.error.error.type ?? "";
-    const retryable = /overloaded|api_error|timeout|rate_limit/.test(type);
-    const code = type === "rate_limit_error" ? "E_MODEL_RATE_LIMIT" : retryable ? "E_MODEL_SERVER" : "E_MODEL";
-    return new ModelError(code, `${where} reported an error mid-answer (${type || "error"}: ${detail})`, { ...opts, retryable });
-  }
-  if (midStream) {
-    return new ModelError("E_MODEL_STREAM", `The connection to ${where} broke mid-answer (${describeCause(err)}).`, opts);
-  }
-  return new ModelError("E_MODEL", `${where} request failed: ${detail}`, opts);
+  const timedOut = !!sdk && err instanceof sdk.APIConnectionTimeoutError;
+  const connectionFailed = !!sdk && err instanceof sdk.APIConnectionError;
+  return (
+    modelConnectionError(s, err, { timedOut, connectionFailed, midStream }) ?? streamErrorEvent(err, s, detail) ?? modelRequestError(s, err, { midStream, detail })
+  );
 }
 
-function describeCause(err: unknown): string {
-  const parts: string[] = [];
-  for (let e = err as { message?: string; cause?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
-    if (e.message) parts.push(e.message);
-  }
-  return parts.join(": ") || String(err);
+/** An `event: error` inside the stream (no HTTP status): overloaded and api errors are worth retrying. */
+function streamErrorEvent(err: unknown, s: ResolvedSettings, detail: string): ModelError | undefined {
+  const e = err as { error?: { error?: { type?: string } } };
+  if (!e.error?.error || typeof e.error.error !== "object") return undefined;
+  const type = e.error.error.type ?? "";
+  const retryable = /overloaded|api_error|timeout|rate_limit/.test(type);
+  const code = type === "rate_limit_error" ? "E_MODEL_RATE_LIMIT" : retryable ? "E_MODEL_SERVER" : "E_MODEL";
+  return new ModelError(code, `${s.name} (${s.baseURL}) reported an error mid-answer (${type || "error"}: ${detail})`, { provider: s.name, cause: err, retryable });
 }

@@ -5,9 +5,9 @@
 import type OpenAI from "openai";
 import {
   ModelError,
-  modelErrorCodeForStatus,
-  networkErrorCode,
-  parseRetryAfter,
+  modelConnectionError,
+  modelHttpError,
+  modelRequestError,
   type ModelProvider,
   type ModelStopReason,
   type ModelStreamEvent,
@@ -161,63 +161,25 @@ class ToolCallAssembler {
 /** An SDK or network failure as a `ModelError` a person can act on. */
 function toModelError(err: unknown, s: ResolvedSettings, model: string, midStream: boolean, sdk: Sdk | undefined): ModelError {
   const e = err as { status?: number; headers?: Headers; error?: { message?: string; type?: string; code?: string }; message?: string; name?: string };
-  const where = `${s.name} (${s.baseURL})`;
   const detail = e.error?.message ?? e.message ?? String(err);
-  const opts = { provider: s.name, cause: err, status: e.status };
-
   if (typeof e.status === "number") {
-    const code = modelErrorCodeForStatus(e.status);
-    const retryAfterMs = parseRetryAfter(e.headers);
-    switch (code) {
-      case "E_MODEL_AUTH":
-        return new ModelError(code, `${where} refused the API key (${e.status}: ${detail}). Check ${s.keyHint}.`, opts);
-      case "E_MODEL_NOT_FOUND":
-        return new ModelError(
-          code,
-          `${where} has no model "${model}" (404: ${detail}). Check the model name in --model ${s.name}:<model>` +
-            (s.name === "ollama" ? `, or download it with: ollama pull ${model}` : "") +
-            ", and that the base URL is right.",
-          opts,
-        );
-      case "E_MODEL_RATE_LIMIT":
-        return new ModelError(code, `${where} is rate limiting requests (429: ${detail})`, { ...opts, retryAfterMs });
-      case "E_MODEL_SERVER":
-        return new ModelError(code, `${where} had a server error (${e.status}: ${detail})`, { ...opts, retryAfterMs });
-      case "E_MODEL_TIMEOUT":
-        return new ModelError(code, `${where} timed out (${e.status}: ${detail})`, { ...opts, retryAfterMs });
-      default:
-        // OpenAI's 400 `context_length_exceeded` ("This model's maximum context length is … tokens").
-        if (e.error?.code === "context_length_exceeded" || /maximum context length|context_length_exceeded/i.test(detail)) {
-          return new ModelError("E_MODEL_CONTEXT_LENGTH", `${where} refused the request as too long for the model's context window (${e.status}: ${detail})`, opts);
-        }
-        return new ModelError(code, `${where} refused the request (${e.status}: ${detail})`, opts);
-    }
+    // OpenAI's 400 `context_length_exceeded` ("This model's maximum context length is … tokens").
+    const contextLengthExceeded = e.error?.code === "context_length_exceeded" || /maximum context length|context_length_exceeded/i.test(detail);
+    const notFoundAdvice = (s.name === "ollama" ? `, or download it with: ollama pull ${model}` : "") + ", and that the base URL is right";
+    return modelHttpError(s, { status: e.status, detail, headers: e.headers, model, contextLengthExceeded, notFoundAdvice }, err);
   }
-  if (sdk && err instanceof sdk.APIConnectionTimeoutError) {
-    return new ModelError("E_MODEL_TIMEOUT", `${where} did not answer in time.`, opts);
-  }
-  if ((sdk && err instanceof sdk.APIConnectionError) || (!midStream && networkErrorCode(err))) {
-    const net = networkErrorCode(err);
-    const local = /\/\/(localhost|127\.|\[::1\]|0\.0\.0\.0)/.test(s.baseURL);
-    const hint = local ? " Is the server running?" : net === "ENOTFOUND" || net === "EAI_AGAIN" ? " Check the host name and your network." : " Check your network.";
-    return new ModelError("E_MODEL_NETWORK", `Could not connect to ${where}${net ? ` (${net})` : ""}.${hint}`, opts);
-  }
-  if (e.error && typeof e.error === "object") {
-    // An error sent inside the stream (no HTTP status).
-    const type = e.error.type ?? "";
-    const retryable = /server_error|overloaded|timeout|unavailable/i.test(type) || type === "";
-    return new ModelError(retryable ? "E_MODEL_SERVER" : "E_MODEL", `${where} reported an error mid-answer: ${detail}`, { ...opts, retryable });
-  }
-  if (midStream) {
-    return new ModelError("E_MODEL_STREAM", `The connection to ${where} broke mid-answer (${describeCause(err)}).`, opts);
-  }
-  return new ModelError("E_MODEL", `${where} request failed: ${detail}`, opts);
+  const timedOut = !!sdk && err instanceof sdk.APIConnectionTimeoutError;
+  const connectionFailed = !!sdk && err instanceof sdk.APIConnectionError;
+  return (
+    modelConnectionError(s, err, { timedOut, connectionFailed, midStream }) ?? streamErrorEvent(err, s, detail) ?? modelRequestError(s, err, { midStream, detail })
+  );
 }
 
-function describeCause(err: unknown): string {
-  const parts: string[] = [];
-  for (let e = err as { message?: string; cause?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
-    if (e.message) parts.push(e.message);
-  }
-  return parts.join(": ") || String(err);
+/** An error sent inside the stream (no HTTP status). */
+function streamErrorEvent(err: unknown, s: ResolvedSettings, detail: string): ModelError | undefined {
+  const e = err as { error?: { type?: string } };
+  if (!e.error || typeof e.error !== "object") return undefined;
+  const type = e.error.type ?? "";
+  const retryable = /server_error|overloaded|timeout|unavailable/i.test(type) || type === "";
+  return new ModelError(retryable ? "E_MODEL_SERVER" : "E_MODEL", `${s.name} (${s.baseURL}) reported an error mid-answer: ${detail}`, { provider: s.name, cause: err, retryable });
 }
