@@ -14,7 +14,8 @@ import type { CompactInfo } from "./hook-types.js";
 import type { RawHooks } from "./hooks.js";
 import { CHARS_PER_TOKEN, messageChars, requestChars, type TokenEstimator } from "./context-window.js";
 import type { ModelMessage, ModelProvider, ModelRequest, ModelTool } from "./model.js";
-import { describeValue, type Collector } from "./plugin-driver.js";
+import { describeValue } from "./hook-adapters.js";
+import type { Collector } from "./hook-types.js";
 import type { PermissionMode } from "./types.js";
 
 /** The share of the window kept verbatim as recent turns (the rest is summarised). */
@@ -67,7 +68,7 @@ export interface CompactDeps {
   signal?: AbortSignal;
 }
 
-/** `preCompact`: a block wins; instructions add up; a handler that fails is skipped. */
+/** `preCompact`: a block wins; instructions add up; a handler that fails is skipped (the hook's policy). */
 class PreCompactCollector implements Collector<CompactInfo> {
   blocked: { plugin: string; reason: string } | undefined;
   readonly instructions: string[] = [];
@@ -83,7 +84,6 @@ class PreCompactCollector implements Collector<CompactInfo> {
     } else return `returned ${describeValue(out)} instead of { block } or { instructions }; ignored`;
     return undefined;
   }
-  fail(): void {}
 }
 
 export function shortenText(text: string, limit: number): string {
@@ -169,7 +169,7 @@ export async function compactMessages(
   const tokensBefore = size();
   const outcome = (o: Partial<CompactOutcome>): CompactOutcome => ({ ok: false, tokensBefore, tokensAfter: size(), summarized: 0, shortened: 0, ...o });
   const collector = new PreCompactCollector(freezeCopy({ ...deps.info(), trigger: options.trigger, instructions: options.instructions ?? "" }));
-  if (deps.hooks.preCompact.isUsed()) await deps.hooks.preCompact.promise(collector as never);
+  if (deps.hooks.preCompact.isUsed()) await deps.hooks.preCompact.promise(collector);
   if (collector.blocked) return outcome({ reason: `blocked by plugin ${collector.blocked.plugin}: ${collector.blocked.reason}`, blockedBy: collector.blocked.plugin });
 
   // 1. Tool results far larger than the rest (the newest message too: it may be what overflowed).

@@ -68,8 +68,9 @@ export const ToolsConfigSchema = z.strictObject({
   loadWaitMs: z.number().int().nonnegative().optional(),
 });
 
-const isPluginObject = (v: unknown): v is Plugin =>
-  typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { name?: unknown }).name === "string";
+function isPluginObject(v: unknown): v is Plugin {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { name?: unknown }).name === "string";
+}
 
 export const PluginEntrySchema = z.union(
   [

@@ -13,7 +13,6 @@ import type { RawHooks } from "./hooks.js";
 import { capOutput } from "./output.js";
 import type { PermissionRules } from "./permissions.js";
 import { Permissions, sameSubjects, type Permit } from "./permit.js";
-import type { AttributedDecision } from "./plugin-driver.js";
 import { CallState, CONTEXT_ACCESSORS, expireCall, RUN, RunningCall } from "./running-call.js";
 import type { ToolEntry } from "./registry.js";
 import type { LazyValidator, Validation, Validator } from "./schema.js";
@@ -210,7 +209,7 @@ export class Gate {
       // A call stopped here is recorded with who denied it, or (an invalid rewrite) with no decision.
       rec.decision = undefined;
       rec.by = undefined;
-      const decision = (await deps.hooks.beforeToolCall.promise(state as never)) as AttributedDecision | undefined;
+      const decision = await deps.hooks.beforeToolCall.promise(state);
       if (decision) {
         rec.decision = "deny";
         rec.by = `plugin:${decision.plugin}`;
@@ -343,7 +342,7 @@ export class Gate {
   private async afterHooks(rec: CallRecord, tool: ToolEntry, state: CallState, result: ToolResult, outputBytes: number): Promise<ToolResult> {
     const { deps } = this;
     const callId = result.callId;
-    const after = (await deps.hooks.afterToolCall.promise(result, state as never)) as ToolResult;
+    const after = await deps.hooks.afterToolCall.promise(result, state);
     if (after !== result) {
       const ok = after.outcome === "ok";
       const recapped = capOutput(after.output, tool.maxOutputBytes ?? deps.defaults.maxOutputBytes);

@@ -6,6 +6,35 @@
 import type { ToolCallInfo } from "./plugin-types.js";
 import type { PermissionMode } from "./types.js";
 
+/**
+ * The argument of a hook whose handlers' answers the host gathers (permission votes, prompt context,
+ * stop requests): each handler is handed `view()`, and what it returns goes to `take`.
+ */
+export interface Collector<V> {
+  /** What a handler is handed: a frozen copy (rebuilt after a rewrite; a promise while it is worked out). */
+  view(): V | Promise<V>;
+  /** A handler's return value: a problem (reported with plugin and hook) when it is not an answer this hook takes. */
+  take(plugin: string, value: unknown): string | undefined;
+}
+
+/** The collector of a hook whose failure policy is `deny` or `block`: a failed handler counts against the step. */
+export interface FailingCollector<V> extends Collector<V> {
+  /** The handler threw, timed out or returned garbage: record the denial or the block. */
+  fail(plugin: string, message: string): void;
+}
+
+/**
+ * The argument `beforeToolCall` handlers run on: the gate's own record of the call. A handler sees
+ * `view()` (a frozen copy); a rewrite replaces `input` for the handlers after it and for the gate.
+ */
+export interface ToolCallState {
+  view(): ToolCallInfo;
+  rewrite(plugin: string, input: unknown): void;
+}
+
+/** A `beforeToolCall` decision, with who made it. */
+export type AttributedDecision = { deny: string; plugin: string };
+
 /** The conversation starts: the first run of a session, or the first after `session.clear()`. */
 export interface SessionStartInfo {
   readonly sessionId: string;

@@ -103,7 +103,8 @@ export type {
   PreparedHost,
 } from "./host-types.js";
 export type { CliCommand, CliOption, CliValues, CliContext, CliOpenHostOptions } from "./cli-types.js";
-export type { HookTable, HookName, Tappable, SyncTappable, TapOptions, EventTapOptions } from "./hooks.js";
+export type { HookTable, HookName } from "./hooks.js";
+export type { Tappable, SyncTappable, TapOptions, EventTapOptions } from "./tap-types.js";
 export type { AgentEvent, AgentEventType, StopReason } from "./events.js";
 export { parseModelRef, parseProviderConfig, ModelError, modelErrorCodeForStatus, parseRetryAfter, networkErrorCode } from "./model.js";
 export type {

@@ -6,8 +6,8 @@
  */
 import { freezeCopy, plainCopy } from "./freeze.js";
 import type { PermissionCheck, PermissionPromptInfo } from "./hook-types.js";
-import type { Collector } from "./plugin-driver.js";
-import { describeValue } from "./plugin-driver.js";
+import { describeValue } from "./hook-adapters.js";
+import type { Collector, FailingCollector } from "./hook-types.js";
 import type { ToolEntry } from "./registry.js";
 import type { PermissionMode } from "./types.js";
 import type { Subjects, Verdict } from "./permit.js";
@@ -22,7 +22,7 @@ function reasonOf(o: Record<string, unknown>): { reason?: string; problem?: stri
   return typeof o.reason === "string" ? { reason: o.reason } : { problem: `a reason that is ${describeValue(o.reason)}` };
 }
 
-export class PermissionState implements Collector<PermissionCheck> {
+export class PermissionState implements FailingCollector<PermissionCheck> {
   input: unknown;
   rewrittenBy: string | undefined;
   private version = 0;
@@ -106,6 +106,7 @@ export class PermissionState implements Collector<PermissionCheck> {
 
 export type Answer = { plugin: string; decision: "allow" | "deny"; reason?: string; input?: unknown };
 
+/** `permissionRequest`: a failing handler answers nothing (the hook's policy is skip): the question goes on to the user. */
 export class PromptState implements Collector<PermissionPromptInfo> {
   private readonly answers: Answer[] = [];
   private frozen: PermissionPromptInfo | undefined;
@@ -145,9 +146,6 @@ export class PromptState implements Collector<PermissionPromptInfo> {
     this.answers.push({ plugin, decision: o.decision, ...(reason !== undefined ? { reason } : {}), ...(o.decision === "allow" && "input" in o ? { input: plainCopy(o.input) } : {}) });
     return undefined;
   }
-
-  /** A failing handler answers nothing: the question goes on to the user. */
-  fail(): void {}
 
   /** Deny beats allow; the first of each. */
   answer(): Answer | undefined {

@@ -7,25 +7,10 @@ import type { z } from "zod";
 import type { AgentConfig } from "./config-schema.js";
 import type { AgentEvent } from "./events.js";
 import type { CliCommand } from "./cli-types.js";
-import type { HookTable } from "./hooks.js";
-import type {
-  CompactDecision,
-  CompactInfo,
-  PermissionCheck,
-  PermissionPromptAnswer,
-  PermissionPromptInfo,
-  PermissionVote,
-  SessionEndInfo,
-  SessionStartInfo,
-  SessionStartResult,
-  StopDecision,
-  StopInfo,
-  UserPromptDecision,
-  UserPromptInfo,
-} from "./hook-types.js";
+import type { HookTable, PluginHooks } from "./hooks.js";
 import type { PluginHost } from "./host-types.js";
 import type { ConfigTrust, FolderTrustView, TrustItemInput } from "./trust.js";
-import type { ModelProvider, ModelRequest } from "./model.js";
+import type { ModelProvider } from "./model.js";
 import type {
   AuditKind,
   CommandDefinition,
@@ -36,9 +21,11 @@ import type {
   RegisteredTool,
   SkillDefinition,
   ToolDefinition,
-  ToolResult,
   Workspace,
 } from "./types.js";
+
+/** The plugin object's typed hook methods: derived from the hook table (hooks.ts). */
+export type { PluginHooks } from "./hooks.js";
 
 /** Plugin-scoped registration API (what register hooks and `setup` receive). */
 export interface ToolRegistrar {
@@ -139,39 +126,6 @@ export interface PluginAuditRecord {
   /** The tool call this record belongs to, if any. */
   callId?: string;
   error?: string;
-}
-
-/** Typed hook handlers a plugin object may declare; the host taps them under the plugin's name. */
-export interface PluginHooks {
-  /**
-   * Runs before any `setup`: return config to merge over the files' (it cannot loosen permissions, the
-   * workspace or the audit). The config it is handed lists `plugins` by name only.
-   */
-  config?(config: Readonly<AgentConfig>, env: ConfigEnv): Partial<AgentConfig> | void | Promise<Partial<AgentConfig> | void>;
-  registerProviders?(providers: ProviderRegistrar): void | Promise<void>;
-  registerTools?(tools: ToolRegistrar): void | Promise<void>;
-  registerCommands?(commands: CommandRegistrar): void | Promise<void>;
-  registerSkills?(skills: SkillRegistrar): void | Promise<void>;
-  /** The conversation starts: return `{ context }` for the system prompt of its requests. */
-  sessionStart?(session: SessionStartInfo): SessionStartResult | void | Promise<SessionStartResult | void>;
-  /** A prompt is about to enter the conversation: `{ block }` stops it, `{ context }` adds to it. */
-  userPromptSubmit?(prompt: UserPromptInfo): UserPromptDecision | void | Promise<UserPromptDecision | void>;
-  beforeModelRequest?(request: ModelRequest): ModelRequest | void | Promise<ModelRequest | void>;
-  /** The gate decides a call's permission: vote `{ decision, reason }` and/or rewrite `{ input }`. */
-  permission?(check: PermissionCheck): PermissionVote | void | Promise<PermissionVote | void>;
-  /** The user is about to be asked about a call: answer `{ decision: "allow" | "deny" }` in their place, or nothing. */
-  permissionRequest?(request: PermissionPromptInfo): PermissionPromptAnswer | void | Promise<PermissionPromptAnswer | void>;
-  beforeToolCall?(call: ToolCallInfo): BeforeToolCallDecision | void | Promise<BeforeToolCallDecision | void>;
-  afterToolCall?(result: DeepReadonly<ToolResult>, call: ToolCallInfo): ToolResult | void | Promise<ToolResult | void>;
-  /** The model finished: `{ continue: why }` makes the run go on (bounded). */
-  stop?(stop: StopInfo): StopDecision | void | Promise<StopDecision | void>;
-  /** Before the conversation is compacted: `{ block: why }` keeps it as it is. */
-  preCompact?(compaction: CompactInfo): CompactDecision | void | Promise<CompactDecision | void>;
-  /** Every event, frozen. */
-  event?(event: AgentEvent): void;
-  /** The conversation ended (cleared, or the host closes). */
-  sessionEnd?(session: SessionEndInfo): void | Promise<void>;
-  shutdown?(): void | Promise<void>;
 }
 
 /** A plugin: a plain object. `O` is the type of its options. */

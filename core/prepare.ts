@@ -9,7 +9,7 @@ import { checkSections, mergeHookConfig, type SectionOwner } from "./config-sect
 import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig, type PluginEntry } from "./config-schema.js";
 import { isLocalPath, loadConfig, zodIssues, type LoadedConfig } from "./config.js";
 import { AgentError, ConfigError, errorMessage, sentence } from "./errors.js";
-import { createHooks, type HookName, type HookTable, type RawHooks } from "./hooks.js";
+import { createHooks, HOOKS, type HookName, type HookTable, type RawHooks } from "./hooks.js";
 import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "./host-types.js";
 import { pluginHookView, tapPluginObject, type DriverOptions } from "./plugin-driver.js";
 import { instantiate, isDisabled, specFromEntry, type PluginSpec } from "./plugin-loader.js";
@@ -28,9 +28,6 @@ export const DEFAULT_PLUGIN_TIMEOUTS: Readonly<{ callMs: number; startupMs: numb
  * The 120 s of startupMs dates from when setup and registerTools waited for MCP connections.
  */
 export const DEFAULT_SETUP_MS = 15_000;
-
-/** Hooks that run while the user waits, bounded by `pluginTimeouts.callMs`. */
-const CALL_HOOKS = new Set<HookName>(["sessionStart", "userPromptSubmit", "beforeModelRequest", "permission", "permissionRequest", "beforeToolCall", "afterToolCall", "stop", "preCompact"]);
 
 /** One plugin as preparing left it. */
 export interface PreparedPlugin {
@@ -91,7 +88,8 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
   state.driver = {
     isFailed: (p) => failed.has(p),
     onError: (plugin, hook, message) => report({ kind: "plugin", plugin, message: `Plugin ${plugin} failed in ${hook}: ${message}` }),
-    timeoutMs: (hook: HookName) => (CALL_HOOKS.has(hook) ? timeouts.callMs : hook === "shutdown" || hook === "sessionEnd" ? timeouts.shutdownMs : timeouts.startupMs),
+    // Each hook's timeout class (hooks.ts) picks its bound: startupMs, callMs (the user waits) or shutdownMs.
+    timeoutMs: (hook: HookName) => timeouts[`${HOOKS[hook].timeout}Ms`],
     configClosed: () => configClosed,
     mergeConfig: (plugin, current, returned) => {
       if (typeof returned !== "object" || returned === null || Array.isArray(returned)) {

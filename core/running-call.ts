@@ -5,7 +5,7 @@
 import { errorMessage } from "./errors.js";
 import type { AgentEvent } from "./events.js";
 import { freezeCopy, plainCopy } from "./freeze.js";
-import type { ToolCallState } from "./plugin-driver.js";
+import type { ToolCallState } from "./hook-types.js";
 import type { ToolCallInfo } from "./plugin-types.js";
 import type { ToolEntry } from "./registry.js";
 

@@ -7,7 +7,8 @@
 import { freezeCopy } from "./freeze.js";
 import type { SessionEndInfo, SessionStartInfo, StopInfo, UserPromptInfo } from "./hook-types.js";
 import type { RawHooks } from "./hooks.js";
-import { describeValue, type Collector } from "./plugin-driver.js";
+import { describeValue } from "./hook-adapters.js";
+import type { Collector, FailingCollector } from "./hook-types.js";
 import type { PermissionMode } from "./types.js";
 
 /** Text a plugin put into the conversation, and which plugin. */
@@ -37,11 +38,10 @@ class TextCollector<V> implements Collector<V> {
     if (text.trim()) this.taken.push({ plugin, text });
     return undefined;
   }
-  fail(): void {}
 }
 
 /** `userPromptSubmit`: a block wins; a handler that fails or answers garbage blocks too (a screener must not fail open). */
-class PromptCollector implements Collector<UserPromptInfo> {
+class PromptCollector implements FailingCollector<UserPromptInfo> {
   blocked: { plugin: string; reason: string } | undefined;
   readonly context: ContextEntry[] = [];
   constructor(private readonly info: UserPromptInfo) {}
@@ -86,7 +86,7 @@ export class SessionLifecycle {
     if (this.hooks.sessionStart.isUsed()) {
       const info: SessionStartInfo = freezeCopy({ ...this.info(), source: this.resumed ? "resume" : this.cleared ? "clear" : "startup", model, ...(signal ? { signal } : {}) });
       const c = new TextCollector(info, "context");
-      await this.hooks.sessionStart.promise(c as never);
+      await this.hooks.sessionStart.promise(c);
       this.context = c.taken;
     }
     this.resumed = false;
@@ -118,7 +118,7 @@ export class SessionLifecycle {
   async submit(prompt: string, signal?: AbortSignal): Promise<{ content: string } | { blocked: { plugin: string; reason: string } }> {
     if (!this.hooks.userPromptSubmit.isUsed()) return { content: prompt };
     const c = new PromptCollector(freezeCopy({ ...this.info(), prompt, ...(signal ? { signal } : {}) }));
-    await this.hooks.userPromptSubmit.promise(c as never);
+    await this.hooks.userPromptSubmit.promise(c);
     if (c.blocked) return { blocked: c.blocked };
     return { content: c.context.length ? `${prompt}\n\n${contextBlocks(c.context)}` : prompt };
   }
@@ -128,7 +128,7 @@ export class SessionLifecycle {
     if (!this.hooks.stop.isUsed()) return undefined;
     const { sessionId, mode } = this.info();
     const c = new TextCollector<StopInfo>(freezeCopy({ ...info, sessionId, mode }), "continue");
-    await this.hooks.stop.promise(c as never);
+    await this.hooks.stop.promise(c);
     return c.taken.length ? contextBlocks(c.taken) : undefined;
   }
 }

@@ -44,6 +44,9 @@ function bundledSkillsDir(): string | undefined {
   }
 }
 
+/** Discovery's stage in registerSkills: added to `post`'s 100, still ahead of every plugin's own stage. */
+const DISCOVER_STAGE = -1000;
+
 export default definePlugin({
   name: "skills",
   // Every handler runs after the other plugins': the `/<skill>` commands lose any name clash, the
@@ -56,9 +59,10 @@ export default definePlugin({
     const runtime = new SkillsRuntime(ctx);
     const { disabled } = runtime.settings;
     skillsReport(ctx.host).disabled = disabled;
-    // Found before anyone's registerSkills, so a project's or the user's skill wins a name clash with a
-    // plugin's inline one; in this phase (not setup) so only plugins that set up fine count.
-    ctx.hooks.registerCommands.tap("discover", async () => {
+    // Found before anyone else's registerSkills (stage -1000 lands ahead of `pre` plugins' -100, though
+    // this plugin is `post`), so a project's or the user's skill wins a name clash with a plugin's inline
+    // one; in a register hook (not setup) so only plugins that set up fine count.
+    ctx.hooks.registerSkills.tap({ name: "discover", stage: DISCOVER_STAGE }, async () => {
       const roots = skillRoots({
         projectRoot: ctx.workspace.root,
         userConfigDir: ctx.userConfigDir,
