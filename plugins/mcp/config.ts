@@ -5,8 +5,8 @@
  */
 import path from "node:path";
 import { closestNames, picomatch, z, type Risk } from "../../core/index.js";
-import { expandVars } from "./expand.js";
-import { isPlainRecord } from "./values.js";
+import { expandVars } from "./config/expand.js";
+import { isPlainRecord } from "./config/values.js";
 
 export type TransportKind = "stdio" | "http" | "sse";
 
@@ -35,7 +35,7 @@ export interface ServerConfig {
   skills: boolean;
   /** `true`: the server's annotations and tool names may lower a tool's risk (see risk.ts). */
   trust: boolean;
-  /** OAuth for a remote server (oauth.ts); `false`: never authorize, a 401 is an error. Absent: discovered on a 401. */
+  /** OAuth for a remote server (oauth/); `false`: never authorize, a 401 is an error. Absent: discovered on a 401. */
   oauth: OAuthSettings | false;
   /** `false`: roots are not declared to the server (it keeps the folders its command line gave it, only those). */
   roots: boolean;

@@ -1,7 +1,7 @@
 /**
  * One MCP server: connecting (bounded by its connectTimeout), listing tools and prompts, calling,
  * noticing a crash, restarting on the next call (a few attempts with backoff), and shutting down.
- * The SDK is imported here only when a connection opens (through sdk.ts); a stdio server is
+ * The SDK is imported here only when a connection opens (through transport/sdk.ts); a stdio server is
  * spawned first so it boots while the SDK loads.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -18,39 +18,68 @@ import type {
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ProcessTracker, ToolCallContext, ToolReturn } from "../../core/index.js";
-import { sdkSignal } from "./call-signal.js";
-import { makeClient, type ClientHooks } from "./client-setup.js";
+import { sdkSignal } from "./transport/call-signal.js";
+import { makeClient, type ClientHooks } from "./client/setup.js";
 import { globMatcher, type ServerConfig, type TransportKind } from "./config.js";
 import { toolResultToReturn } from "./content.js";
 import { ConnectTimeoutError, describeError, describeServerError, httpStatus, isConnectionClosed, isRequestTimeout, rejectedAnswer, serverErrorAnswer } from "./errors.js";
-import type { GuardedTransport } from "./frame-guard.js";
-import type { RemoteOpener } from "./http-open.js";
+import type { GuardedTransport } from "./transport/frame-guard.js";
+import type { RemoteOpener } from "./transport/http-open.js";
 // Remote servers only: a host with stdio servers alone never loads the HTTP and OAuth code.
-import type { AuthEnv, ServerAuth } from "./oauth.js";
-import { loadCore } from "./sdk.js";
-import { logFileFor, ServerLog } from "./server-log.js";
-import { StdioServerProcess } from "./stdio-process.js";
+import type { AuthEnv, ServerAuth } from "./oauth/index.js";
+import { loadCore } from "./transport/sdk.js";
+import { logFileFor, ServerLog } from "./transport/server-log.js";
+import { StdioServerProcess } from "./transport/stdio-process.js";
 import type { SkippedTool } from "./tool-list.js";
+import { disposeSession, explainFailure, sleep, type Attempt, type OpenedSession, type Session } from "./session.js";
 
-import {
-  abortable,
-  allPages,
-  disposeSession,
-  explainFailure,
-  LIST_TIMEOUT_MS,
-  MAX_RECONNECT_ATTEMPTS,
-  NO_SDK_TIMEOUT,
-  RECONNECT_BASE_DELAY_MS,
-  REQUEST_TIMEOUT_MS,
-  sleep,
-  type Attempt,
-  type ConnectionListener,
-  type ConnectionStatus,
-  type OpenedSession,
-  type Session,
-} from "./connection-parts.js";
+/** The gate's signal owns a call's deadline (and cancels it); the SDK's own timer must never fire first. */
+export const NO_SDK_TIMEOUT = 2 ** 31 - 1;
+export const LIST_TIMEOUT_MS = 30_000;
+/** Prompts and resources read outside a tool call (slash commands) get this long. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+export const MAX_RECONNECT_ATTEMPTS = 3;
+export const RECONNECT_BASE_DELAY_MS = 250;
 
-export { MAX_RECONNECT_ATTEMPTS, type ConnectionListener, type ConnectionStatus } from "./connection-parts.js";
+/** `idle`: not started yet (servers start when their tools are first needed). */
+export type ConnectionStatus = "idle" | "connecting" | "connected" | "failed" | "disconnected";
+
+/** What the manager hears about a connection's life. */
+export interface ConnectionListener {
+  /** The first connection ended, either way (see `status`): the registry is brought in line before `start()` resolves. */
+  started(conn: McpConnection): Promise<void>;
+  toolsChanged(conn: McpConnection): void;
+  promptsChanged(conn: McpConnection): void;
+  /** `notifications/resources/list_changed` (skills are resources). */
+  resourcesChanged(conn: McpConnection): void;
+  disconnected(conn: McpConnection, reason: string): void;
+  reconnected(conn: McpConnection): void;
+  gaveUp(conn: McpConnection, reason: string): void;
+}
+
+/** What a server asks of the client, answered for the connection (client/requests.ts). */
+export interface ServerRequests {
+  /** `elicitation/create` (a form, or a URL to open): the answer for the server. */
+  elicit(conn: McpConnection, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** A server's `sampling/createMessage`, after the user's yes (client/sampling.ts). */
+  sample(conn: McpConnection, params: unknown, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** The roots offered to a server (`roots/list`). */
+  roots(conn: McpConnection): { uri: string; name: string }[];
+}
+
+/** Wait for `p`, but give up (without stopping it) when `signal` aborts. */
+function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (v) => (signal.removeEventListener("abort", onAbort), resolve(v)),
+      (e) => (signal.removeEventListener("abort", onAbort), reject(e)),
+    );
+  });
+}
 
 export class McpConnection {
   status: ConnectionStatus = "idle";
@@ -85,6 +114,7 @@ export class McpConnection {
     readonly config: ServerConfig,
     private readonly root: string,
     private readonly listener: ConnectionListener,
+    private readonly requests: ServerRequests,
     private readonly processes: ProcessTracker,
     readonly authEnv?: AuthEnv,
   ) {
@@ -95,9 +125,9 @@ export class McpConnection {
     this.hooks = {
       config,
       log: this.log,
-      elicit: (params) => this.listener.elicit(this, params),
-      roots: () => this.listener.roots(this),
-      sample: (params, signal) => this.listener.sample(this, params, signal),
+      elicit: (params) => this.requests.elicit(this, params),
+      roots: () => this.requests.roots(this),
+      sample: (params, signal) => this.requests.sample(this, params, signal),
       listChanged: (client, what) => {
         if (what !== "resources") this.refresh(client, what);
         else if (this.session?.client === client) this.listener.resourcesChanged(this);
@@ -112,7 +142,7 @@ export class McpConnection {
       client: async () => makeClient(await loadCore(), this.hooks),
       guard: async (transport) => this.guard(await loadCore(), transport),
       listAll: (state, client, remaining) => this.listAll(state, client, remaining),
-      auth: async () => (this.auth ??= authEnv ? await (await import("./oauth.js")).serverAuth(config, authEnv) : undefined),
+      auth: async () => (this.auth ??= authEnv ? await (await import("./oauth/index.js")).serverAuth(config, authEnv) : undefined),
     };
   }
 
@@ -343,7 +373,7 @@ export class McpConnection {
       return this.listAll(state, client, remaining);
     }
 
-    return (await import("./http-open.js")).openRemote(this.remote, state, remaining);
+    return (await import("./transport/http-open.js")).openRemote(this.remote, state, remaining);
   }
 
   private async listAll(state: Attempt, client: Client, remaining: () => number): Promise<OpenedSession> {
@@ -369,13 +399,13 @@ export class McpConnection {
     return listed;
   }
 
-  /** The client is connected to this guard, which wraps the transport (frame-guard.ts). */
+  /** The client is connected to this guard, which wraps the transport (transport/frame-guard.ts). */
   private guard(sdk: Awaited<ReturnType<typeof loadCore>>, transport: Transport): GuardedTransport {
     return new sdk.GuardedTransport(transport, { note: (line) => this.log.note(line) });
   }
 
-  private listPrompts(client: Client, timeout: number): Promise<Prompt[]> {
-    return allPages((cursor) => client.listPrompts(cursor ? { cursor } : undefined, { timeout }).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })));
+  private async listPrompts(client: Client, timeout: number): Promise<Prompt[]> {
+    return (await loadCore()).listPrompts(client, timeout);
   }
 
   /** Re-read a list after `notifications/*_changed`; notifications arriving meanwhile coalesce into one more read. */

@@ -26,7 +26,7 @@ const JSONRPC_TIMEOUT = -32001;
 const JSONRPC_CONNECTION_CLOSED = -32000;
 
 /**
- * What the server answered with when it sent a JSON-RPC error: the frame guard (frame-guard.ts) puts
+ * What the server answered with when it sent a JSON-RPC error: the frame guard (transport/frame-guard.ts) puts
  * it in the error's `data`, so an answer with code -32000 or -32001 is never taken for the SDK's own
  * "connection closed" or "request timed out" (which use the same codes).
  */

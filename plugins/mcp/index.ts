@@ -7,11 +7,11 @@
  * least one enabled server is configured, so `agent tools` without servers stays fast.
  */
 import { definePlugin, MAX_CONFIG_DEPTH, z, type ConfigTrust, type PluginContext } from "../../core/index.js";
-import { mcpCli } from "./cli-command.js";
+import { mcpCli } from "./cli/command.js";
 import { parseServers } from "./config.js";
 import type { McpManager } from "./manager.js";
-import { mcpJsonPath, readMcpJsonServers } from "./mcp-json.js";
-import { declareServerSecrets } from "./secrets.js";
+import { mcpJsonPath, readMcpJsonServers } from "./config/mcp-json.js";
+import { declareServerSecrets } from "./config/secrets.js";
 import { publishControl, publishStatus, type McpServerStatus } from "./status.js";
 
 export { getMcpControl, getMcpStatus, type McpControl, type McpServerStatus } from "./status.js";
@@ -112,7 +112,7 @@ export default definePlugin(() => {
       const m = new McpManager(ctx, enabled, names, others);
       manager = m;
       publishStatus(ctx.host, () => m.status());
-      publishControl(ctx.host, { login: (name, print) => m.login(name, print), logout: (name) => m.logout(name), rootsChanged: () => m.rootsChanged() });
+      publishControl(ctx.host, { login: (name, print) => m.requests.login(name, print), logout: (name) => m.requests.logout(name), rootsChanged: () => m.rootsChanged() });
       // Nothing starts here: each server is a tool source the host loads when its tools are needed.
     },
     async registerTools(tools) {
@@ -122,7 +122,7 @@ export default definePlugin(() => {
       await manager?.registerCommands(commands);
     },
     async registerSkills(skills) {
-      await manager?.registerSkills(skills);
+      await manager?.skills.register(skills);
     },
     async shutdown() {
       await manager?.close();

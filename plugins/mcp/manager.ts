@@ -1,8 +1,9 @@
 /**
  * All configured servers: connects them in parallel, turns their tools into registry tools, their
  * prompts into slash commands, their resources into one read-only tool each and the skills they serve
- * into registry skills (skills.ts), and keeps the registry in step when a server's lists change, it
- * crashes or it comes back.
+ * into registry skills (skills/server-skills.ts), and keeps the registry in step when a server's
+ * lists change, it crashes or it comes back. What servers ask of the client and the logins are
+ * `requests` (client/requests.ts): callers use it directly.
  */
 import {
   redactString,
@@ -10,7 +11,6 @@ import {
   type CommandRegistrar,
   type JsonSchema,
   type PluginContext,
-  type SkillRegistrar,
   type ToolCallContext,
   type ToolDefinition,
   type ToolRegistrar,
@@ -20,14 +20,14 @@ import type { Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describeTarget, type ServerConfig } from "./config.js";
 import { McpConnection, type ConnectionListener } from "./connection.js";
 import { promptToText, resourceContentsToText } from "./content.js";
-import { ClientRequests } from "./client-requests.js";
-import { authState, type AuthEnv } from "./oauth-store.js";
+import { ClientRequests } from "./client/requests.js";
+import { authState, type AuthEnv } from "./oauth/store.js";
 import { namesFor, prefixFor, serverParts, shortHash } from "./naming.js";
 import { argumentHint, parsePromptArgs } from "./prompt-args.js";
 import { mcpToolRisk } from "./risk.js";
-import { McpSkills } from "./skills.js";
-import { descriptors, mentionsTooManyFiles, tooManyFilesReason } from "./descriptors.js";
-import { REMOTE_COST, STDIO_COST, StartQueue } from "./start-queue.js";
+import { McpSkills } from "./skills/server-skills.js";
+import { descriptors, mentionsTooManyFiles, tooManyFilesReason } from "./transport/descriptors.js";
+import { REMOTE_COST, STDIO_COST, StartQueue } from "./transport/start-queue.js";
 import type { McpServerStatus } from "./status.js";
 import { cacheDir, cacheKey, readCachedTools, writeCachedTools, type CachedTools } from "./tool-cache.js";
 
@@ -69,7 +69,8 @@ export class McpManager implements ConnectionListener {
   private readonly resourceTools = new Map<string, string>();
   /** Skipped tools already reported, per server (`name\0reason`), so a re-listing does not repeat them. */
   private readonly reportedSkips = new Map<string, Set<string>>();
-  private readonly skills: McpSkills;
+  /** The skills servers serve (registered by the plugin's `registerSkills`). */
+  readonly skills: McpSkills;
   /**
    * Tool lists from the disk cache, by server, read the first time they are asked for (a model request,
    * a status, a connection): `agent call read_file` reads none. `null`: no usable entry.
@@ -78,7 +79,8 @@ export class McpManager implements ConnectionListener {
   private readonly cacheDir: string;
   private readonly primed = new Set<string>();
   readonly authEnv: AuthEnv;
-  private readonly requests: ClientRequests;
+  /** What servers ask of the client (sampling, roots, elicitation) and the logins (`agent mcp login`, `/mcp login`). */
+  readonly requests: ClientRequests;
   /** First connections wait here for descriptors; `refused`: servers never started for want of them. */
   private readonly startQueue = new StartQueue();
   private readonly firsts = new Map<McpConnection, Promise<void>>();
@@ -97,8 +99,8 @@ export class McpManager implements ConnectionListener {
     this.parts = serverParts(allNames);
     // OAuth tokens are the user's (their config folder), never the project's.
     this.authEnv = { userConfigDir: ctx.userConfigDir, declare: (value, label) => ctx.addSecret(value, label) };
-    this.connections = servers.map((s) => new McpConnection(s, ctx.workspace.root, this, ctx.processes, this.authEnv));
-    this.requests = new ClientRequests(ctx, this.authEnv, this.connections, allNames);
+    this.requests = new ClientRequests(ctx, this.authEnv, (name) => this.connections.find((c) => c.name === name), allNames);
+    this.connections = servers.map((s) => new McpConnection(s, ctx.workspace.root, this, this.requests, ctx.processes, this.authEnv));
     this.skills = new McpSkills(ctx, this.connections, (c) => this.resourceTools.get(c.name));
     this.cacheDir = cacheDir(ctx.workspace.root);
   }
@@ -136,7 +138,7 @@ export class McpManager implements ConnectionListener {
     return first;
   }
 
-  /** Not started at all: the descriptors it needs are not there (start-queue.ts). */
+  /** Not started at all: the descriptors it needs are not there (transport/start-queue.ts). */
   private refuse(c: McpConnection, reason: string): void {
     this.refused.add(c);
     c.status = "failed";
@@ -193,10 +195,6 @@ export class McpManager implements ConnectionListener {
     this.commands = registrar;
     registrar.add(this.statusCommand());
     for (const c of this.connections) this.syncPrompts(c);
-  }
-
-  async registerSkills(registrar: SkillRegistrar): Promise<void> {
-    await this.skills.register(registrar);
   }
 
   /** Every configured server, in config order. */
@@ -260,21 +258,9 @@ export class McpManager implements ConnectionListener {
     this.ctx.report({ kind: "server", name: c.name, message: `MCP server ${c.name} could not be restarted: ${reason}. Its tools fail until /mcp reconnect ${c.name} succeeds.` });
   }
 
-  sample(c: McpConnection, params: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
-    return this.requests.sample(c, params, signal);
-  }
-
-  roots(c: McpConnection): { uri: string; name: string }[] {
-    return this.requests.roots(c);
-  }
-
   /** The workspace roots changed: every connected server hears `notifications/roots/list_changed` (and asks again). */
   rootsChanged(): void {
     for (const c of this.connections) c.notifyRootsChanged();
-  }
-
-  elicit(c: McpConnection, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return this.requests.elicit(c, params);
   }
 
   // Registration
@@ -444,14 +430,6 @@ export class McpManager implements ConnectionListener {
     };
   }
 
-  login(name: string, print: (line: string) => void): Promise<{ scope?: string; expiresAt?: number; open?: boolean }> {
-    return this.requests.login(name, print);
-  }
-
-  logout(name: string): Promise<boolean> {
-    return this.requests.logout(name);
-  }
-
   /** `/mcp`: server status; `/mcp reconnect <server>` restarts one. */
   private statusCommand(): CommandDefinition {
     return {
@@ -472,7 +450,7 @@ export class McpManager implements ConnectionListener {
         }
         if (verb === "login") {
           try {
-            const r = await this.login(target ?? "", (line) => this.ctx.log.warn(line));
+            const r = await this.requests.login(target ?? "", (line) => this.ctx.log.warn(line));
             return r.open ? `MCP server ${target} did not ask for authorization.` : `Logged in to ${target}${r.scope ? ` (scope ${r.scope})` : ""}.`;
           } catch (err) {
             return `Login to ${target ?? ""} failed: ${(err as Error).message}`;

@@ -9,16 +9,35 @@
  * `additionalProperties`, or nothing at all: `{}`); an `outputSchema` likewise; every local `$ref`
  * must point at something the schema defines (remote ones are never fetched, so they must name an
  * `$id` inside it).
+ *
+ * `prompts/list` is read here too (every page), checked as the SDK checks it.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ToolSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ToolSchema, type Prompt, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "../../core/index.js";
-import { allPages } from "./connection-parts.js";
 
 export interface SkippedTool {
   /** The tool's name, or `#<index>` for an entry without one. */
   name: string;
   reason: string;
+}
+
+/** Every item of a paginated list (tools, prompts), stopping at a repeated cursor or 1000 pages. */
+async function allPages<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: string | undefined;
+  for (let n = 0; n < 1000; n++) {
+    const r = await page(cursor);
+    all.push(...r.items);
+    if (!r.nextCursor || r.nextCursor === cursor) break;
+    cursor = r.nextCursor;
+  }
+  return all;
+}
+
+/** Every prompt the server lists (`prompts/list`, all pages); prompts are read as the SDK checks them. */
+export function listPrompts(client: Client, timeout: number): Promise<Prompt[]> {
+  return allPages((cursor) => client.listPrompts(cursor ? { cursor } : undefined, { timeout }).then((r) => ({ items: r.prompts, nextCursor: r.nextCursor })));
 }
 
 const LenientList = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });

@@ -30,6 +30,6 @@ test("the commands and files the skills name are real", async () => {
   }
   const mcp = readFileSync(path.join(DIR, "mcp-troubleshooting/SKILL.md"), "utf8");
   for (const phrase of ["agent mcp list", "agent mcp get", ".agent/logs/mcp-", "/mcp reconnect", "agent audit"]) expect(mcp).toContain(phrase);
-  const connection = readFileSync(path.join(REPO_ROOT, "plugins/mcp/connection-parts.ts"), "utf8") + readFileSync(path.join(REPO_ROOT, "plugins/mcp/stdio-process.ts"), "utf8");
+  const connection = readFileSync(path.join(REPO_ROOT, "plugins/mcp/session.ts"), "utf8") + readFileSync(path.join(REPO_ROOT, "plugins/mcp/transport/stdio-process.ts"), "utf8");
   for (const text of ["not JSON-RPC", "command not found", "exited with code"]) expect(connection).toContain(text);
 });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Host } from "../../../core/index.js";
 import { getMcpStatus } from "../../../plugins/mcp/status.js";
 import { checkTool, danglingRef } from "../../../plugins/mcp/tool-list.js";
-import { MAX_LOG_BYTES } from "../../../plugins/mcp/server-log.js";
+import { MAX_LOG_BYTES } from "../../../plugins/mcp/transport/server-log.js";
 import { cleanup, fixture, mcpHost, tempDir } from "./_helpers.js";
 
 afterAll(cleanup);

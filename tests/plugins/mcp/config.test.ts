@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONNECT_TIMEOUT_MS, isPlainStdioEntry, McpServerConfigSchema, parseServers } from "../../../plugins/mcp/config.js";
-import { expandVars } from "../../../plugins/mcp/expand.js";
+import { expandVars } from "../../../plugins/mcp/config/expand.js";
 
 const root = "/project";
 const env = { HOME: "/home/me", TOKEN: "t0k", EMPTY: "" };

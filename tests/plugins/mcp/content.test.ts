@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { base64Size, promptToText, toolResultToReturn } from "../../../plugins/mcp/content.js";
-import { answerWithDefaults } from "../../../plugins/mcp/elicitation.js";
+import { answerWithDefaults } from "../../../plugins/mcp/client/elicitation.js";
 import { argumentHint, parsePromptArgs } from "../../../plugins/mcp/prompt-args.js";
 
 describe("MCP results as text", () => {

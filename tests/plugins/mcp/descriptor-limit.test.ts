@@ -7,8 +7,8 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CORE_PACKAGES } from "../../../plugins/mcp/sdk.js";
-import { StartQueue } from "../../../plugins/mcp/start-queue.js";
+import { CORE_PACKAGES } from "../../../plugins/mcp/transport/sdk.js";
+import { StartQueue } from "../../../plugins/mcp/transport/start-queue.js";
 import { cleanEnv } from "../../helpers/cli.js";
 import { assertBuilt, project } from "./_cli.js";
 import { DIST_CLI, MEMORY, REPO } from "./_helpers.js";
@@ -95,7 +95,7 @@ describe("StartQueue", () => {
 
 describe("the SDK packages loaded one file at a time", () => {
   it("are every package the modules of sdk-core.ts import", () => {
-    const files = ["sdk-core.ts", "client.ts", "stdio-transport.ts", "frame-guard.ts", "tool-list.ts"];
+    const files = ["transport/sdk-core.ts", "client/sdk-client.ts", "transport/stdio-transport.ts", "transport/frame-guard.ts", "tool-list.ts"];
     const imported = new Set<string>();
     for (const f of files) {
       const text = readFileSync(path.join(REPO, "plugins", "mcp", f), "utf8");

@@ -5,7 +5,7 @@
  */
 import { CallToolResultSchema, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { callToolResultSchema, isPlainCallToolResult, isPlainResultResponse } from "../../../plugins/mcp/fast-checks.js";
+import { callToolResultSchema, isPlainCallToolResult, isPlainResultResponse } from "../../../plugins/mcp/transport/fast-checks.js";
 
 const text = (t: string) => ({ type: "text", text: t });
 

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tooDeep, type Host } from "../../../core/index.js";
-import { deeperThan, MAX_FRAME_DEPTH } from "../../../plugins/mcp/frame-guard.js";
+import { deeperThan, MAX_FRAME_DEPTH } from "../../../plugins/mcp/transport/frame-guard.js";
 import { getMcpStatus } from "../../../plugins/mcp/status.js";
 import { cleanup, FIXTURES, fixture, mcpHost, startServer, tempDir } from "./_helpers.js";
 

@@ -4,7 +4,7 @@
  * opened; on Windows the opener is not cmd (which would read a URL's `&` as a command separator).
  */
 import { expect, test } from "vitest";
-import { browserCommand, isWebUrl, LoopbackListener } from "../../../plugins/mcp/oauth-browser.js";
+import { browserCommand, isWebUrl, LoopbackListener } from "../../../plugins/mcp/oauth/browser.js";
 
 test("a redirect with a foreign state is refused and the login goes on waiting for its own", async () => {
   const l = await LoopbackListener.open(0);

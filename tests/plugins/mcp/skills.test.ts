@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Host, RegisteredSkill } from "../../../core/index.js";
 import { getMcpStatus } from "../../../plugins/mcp/status.js";
-import { skillLocation, skillRegistryNames, skillServerPart, skillsFromListing, skillsFromResources } from "../../../plugins/mcp/skill-uris.js";
+import { skillLocation, skillRegistryNames, skillServerPart, skillsFromListing, skillsFromResources } from "../../../plugins/mcp/skills/skill-uris.js";
 import { cleanup, fixture, mcpHost, tempDir, waitFor } from "./_helpers.js";
 
 afterAll(cleanup);

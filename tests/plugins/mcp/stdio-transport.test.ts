@@ -3,9 +3,9 @@ import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ServerLog } from "../../../plugins/mcp/server-log.js";
-import { minimalEnvironment, StdioServerProcess } from "../../../plugins/mcp/stdio-process.js";
-import { LineSplitter, ProcessTransport } from "../../../plugins/mcp/stdio-transport.js";
+import { ServerLog } from "../../../plugins/mcp/transport/server-log.js";
+import { minimalEnvironment, StdioServerProcess } from "../../../plugins/mcp/transport/stdio-process.js";
+import { LineSplitter, ProcessTransport } from "../../../plugins/mcp/transport/stdio-transport.js";
 import { ProcessScope } from "../../../core/processes.js";
 import { cleanup, fixture, isAlive, tempDir } from "./_helpers.js";
 

@@ -1,18 +1,18 @@
 /**
  * Opening a remote server's session: Streamable HTTP first (unless `type` says otherwise), falling
  * back to legacy SSE on a 4xx other than 401/403, as the SDK documents. Both transports get the
- * server's OAuth provider (oauth.ts) unless `"oauth": false`: a 401 is answered by the SDK's auth
+ * server's OAuth provider (oauth/index.ts) unless `"oauth": false`: a 401 is answered by the SDK's auth
  * flow with the stored tokens (refreshed when about to expire); a server that needs a browser login
  * fails with the command to run.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { ServerConfig } from "./config.js";
-import { ConnectTimeoutError, describeError, httpStatus, isRequestTimeout } from "./errors.js";
-import type { Attempt, OpenedSession } from "./connection-parts.js";
+import type { ServerConfig } from "../config.js";
+import { ConnectTimeoutError, describeError, httpStatus, isRequestTimeout } from "../errors.js";
+import type { Attempt, OpenedSession } from "../session.js";
 import type { GuardedTransport } from "./frame-guard.js";
-import { refreshIfExpiring, type ServerAuth } from "./oauth.js";
-import { isNeedsLogin } from "./oauth-provider.js";
+import { refreshIfExpiring, type ServerAuth } from "../oauth/index.js";
+import { isNeedsLogin } from "../oauth/provider.js";
 import { loadCore, loadSse, loadStreamableHttp } from "./sdk.js";
 
 export interface RemoteOpener {

@@ -5,7 +5,7 @@
  * Node 20: a third of what the raw SDK spends on a whole call to a local server. Cancellation on timeout and
  * on abort is covered by tests against real servers, so an SDK that starts using more of it is caught.
  */
-import type { ToolCallContext } from "../../core/index.js";
+import type { ToolCallContext } from "../../../core/index.js";
 
 type Listener = ((event: Event) => void) | { handleEvent(event: Event): void };
 

@@ -1,6 +1,6 @@
 /**
  * The SDK's `OAuthClientProvider` for one remote server, over the user's token store
- * (oauth-store.ts). The SDK does the OAuth (discovery of protected-resource and authorization-server
+ * (store.ts). The SDK does the OAuth (discovery of protected-resource and authorization-server
  * metadata, registration by metadata document or dynamically, PKCE, the `resource` parameter, token
  * endpoint authentication, refresh, step-up on 403): this class only says what it should use and
  * keeps what it gets. Two modes:
@@ -13,10 +13,10 @@
 import { randomBytes } from "node:crypto";
 import type { AddClientAuthentication, OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { OAuthSettings, ServerConfig } from "./config.js";
-import type { LoopbackListener } from "./oauth-browser.js";
-import type { OAuthStore } from "./oauth-store.js";
-import { JWT_BEARER, requestIdJag } from "./oauth-xaa.js";
+import type { OAuthSettings, ServerConfig } from "../config.js";
+import type { LoopbackListener } from "./browser.js";
+import type { OAuthStore } from "./store.js";
+import { JWT_BEARER, requestIdJag } from "./xaa.js";
 
 /** A server needs a browser login and nobody is there to do it: the message names the command. */
 export class NeedsLoginError extends Error {

@@ -4,7 +4,7 @@
  * (RFC 8693 token exchange) for an ID-JAG addressed to the MCP server's authorization server; the
  * SDK then sends it there as a jwt-bearer grant (RFC 7523) with our client authentication.
  */
-import type { OAuthSettings } from "./config.js";
+import type { OAuthSettings } from "../config.js";
 
 export const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 

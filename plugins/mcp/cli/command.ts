@@ -1,10 +1,10 @@
 /**
- * `agent mcp …`, declared through the public CLI API; the implementation (cli.ts) loads only when a
+ * `agent mcp …`, declared through the public CLI API; the implementation (servers.ts) loads only when a
  * subcommand runs, so the plugin's declaration costs nothing at startup.
  */
-import { defineCliCommand } from "../../core/index.js";
+import { defineCliCommand } from "../../../core/index.js";
 
-const impl = () => import("./cli.js");
+const impl = () => import("./servers.js");
 const json = { type: "boolean", description: "print JSON" } as const;
 
 const list = defineCliCommand({
@@ -59,7 +59,7 @@ const remove = defineCliCommand({
   run: async (ctx) => (await impl()).remove(ctx),
 });
 
-const auth = () => import("./cli-auth.js");
+const auth = () => import("./auth.js");
 
 const login = defineCliCommand({
   name: "login",

@@ -5,12 +5,14 @@
  * these mean for the connection.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { ServerConfig } from "./config.js";
-import { CLIENT_INFO } from "./connection-parts.js";
-import { oneLine } from "../../core/index.js";
-import type { loadCore } from "./sdk.js";
-import type { ServerLog } from "./server-log.js";
-import { SKILLS_EXTENSION } from "./skill-uris.js";
+import type { ServerConfig } from "../config.js";
+import { oneLine } from "../../../core/index.js";
+import type { loadCore } from "../transport/sdk.js";
+import type { ServerLog } from "../transport/server-log.js";
+import { SKILLS_EXTENSION } from "../skills/skill-uris.js";
+
+declare const __AGENT_VERSION__: string;
+export const CLIENT_INFO = { name: "agent-host", version: typeof __AGENT_VERSION__ === "string" ? __AGENT_VERSION__ : "0.0.0-dev" };
 
 export interface ClientHooks {
   readonly config: ServerConfig;

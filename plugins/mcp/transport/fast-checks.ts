@@ -9,7 +9,7 @@
  */
 import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
-import { isRecord } from "./values.js";
+import { isRecord } from "../config/values.js";
 
 type Loose = Record<string, unknown>;
 

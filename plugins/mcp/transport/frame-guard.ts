@@ -17,9 +17,9 @@
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { oneLine, tooDeep } from "../../core/index.js";
-import { RejectedAnswer, ServerErrorAnswer } from "./errors.js";
-import { isRecord } from "./values.js";
+import { oneLine, tooDeep } from "../../../core/index.js";
+import { RejectedAnswer, ServerErrorAnswer } from "../errors.js";
+import { isRecord } from "../config/values.js";
 
 /** Far deeper than any real MCP message (tool schemas included), far below what recursive code survives. */
 export const MAX_FRAME_DEPTH = 100;

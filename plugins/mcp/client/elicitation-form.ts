@@ -7,7 +7,7 @@
  * - a URL (`mode: "url"`): the URL is shown and, with the user's yes, opened in the browser.
  * The server receives only what the user typed (or confirmed), as its schema asks.
  */
-import { isWebUrl, openBrowser } from "./oauth-browser.js";
+import { isWebUrl, openBrowser } from "../oauth/browser.js";
 
 type Value = string | number | boolean | string[];
 export type ElicitResult = { action: "accept"; content?: Record<string, Value> } | { action: "decline" } | { action: "cancel" };

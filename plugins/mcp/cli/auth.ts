@@ -3,8 +3,8 @@
  * server's OAuth state. The login opens the browser (`$BROWSER` honoured; the URL is printed when
  * there is none) with a loopback redirect listener on 127.0.0.1, or uses the client_credentials grant.
  */
-import { AgentError, ExitCode, type CliContext } from "../../core/index.js";
-import { getMcpControl, getMcpStatus, type McpServerStatus } from "./status.js";
+import { AgentError, ExitCode, type CliContext } from "../../../core/index.js";
+import { getMcpControl, getMcpStatus, type McpServerStatus } from "../status.js";
 
 type Ctx = CliContext<Record<string, unknown>>;
 

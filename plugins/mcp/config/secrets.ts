@@ -39,7 +39,7 @@ export function declareServerSecrets(servers: unknown, declare: Declare): void {
         }
       }
     }
-    // A pre-registered client's secret and private key (tokens are declared when they are read or saved: oauth-store.ts).
+    // A pre-registered client's secret and private key (tokens are declared when they are read or saved: oauth/store.ts).
     const oauth = (entry as Record<string, unknown>).oauth as Record<string, unknown> | undefined;
     for (const k of ["clientSecret", "privateKey", "idToken"] as const) {
       if (oauth && typeof oauth === "object" && typeof oauth[k] === "string") declareValue(oauth[k], `mcpServers.${name}.oauth.${k}`, declare, false);

@@ -7,13 +7,13 @@
  */
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { ServerConfig } from "./config.js";
-import { describeError } from "./errors.js";
-import { LoopbackListener, openBrowser } from "./oauth-browser.js";
-import { covers, McpOAuthProvider, NeedsLoginError, unionScopes, type LoginMode } from "./oauth-provider.js";
-import { storeFor, type AuthEnv } from "./oauth-store.js";
+import type { ServerConfig } from "../config.js";
+import { describeError } from "../errors.js";
+import { LoopbackListener, openBrowser } from "./browser.js";
+import { covers, McpOAuthProvider, NeedsLoginError, unionScopes, type LoginMode } from "./provider.js";
+import { storeFor, type AuthEnv } from "./store.js";
 
-export { authState, storeFor, type AuthEnv } from "./oauth-store.js";
+export { authState, storeFor, type AuthEnv } from "./store.js";
 
 /** A token that expires within this long is refreshed before connecting. */
 export const REFRESH_MARGIN_MS = 60_000;
@@ -110,7 +110,7 @@ export async function login(config: ServerConfig, env: AuthEnv, print: (line: st
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
     const { UnauthorizedError } = await import("@modelcontextprotocol/sdk/client/auth.js");
-    const { CLIENT_INFO } = await import("./connection-parts.js");
+    const { CLIENT_INFO } = await import("../client/setup.js");
     const connectOnce = async () => {
       const transport = new StreamableHTTPClientTransport(new URL(config.url!), { authProvider: auth.provider, fetch: auth.fetch, requestInit: { headers: config.headers } });
       const client = new Client(CLIENT_INFO, { capabilities: {} });

@@ -7,12 +7,11 @@
  * registered as `<server>-<name>`; a bad one is reported and skipped, the others load, and the
  * server's tools are never affected. Kept in step on reconnects and `notifications/resources/list_changed`.
  */
-import { parseSkillFile, z, type PluginContext, type SkillDefinition, type SkillRegistrar } from "../../core/index.js";
+import { parseSkillFile, z, type PluginContext, type SkillDefinition, type SkillRegistrar } from "../../../core/index.js";
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import type { McpConnection } from "./connection.js";
-import { NO_SDK_TIMEOUT } from "./connection-parts.js";
-import { formatBytes } from "./content.js";
-import { describeError } from "./errors.js";
+import { NO_SDK_TIMEOUT, type McpConnection } from "../connection.js";
+import { formatBytes } from "../content.js";
+import { describeError } from "../errors.js";
 import {
   SKILLS_EXTENSION,
   differingFields,

@@ -1,16 +1,16 @@
 /**
  * `agent mcp`: list the configured MCP servers with their live status, show one, and add or remove
  * servers in one of Claude Code's scopes (scopes.ts: local, project = `.mcp.json`, user). Declared in
- * cli-command.ts; loaded when one of them runs.
+ * command.ts; loaded when one of them runs.
  */
 import path from "node:path";
-import { AgentError, ExitCode, oneLine, type CliContext, type JsonSchema, type PluginHost, type RegisteredTool } from "../../core/index.js";
-import { describeTarget, parseServers, type McpServerConfigInput } from "./config.js";
-import { mcpJsonPath } from "./mcp-json.js";
+import { AgentError, ExitCode, oneLine, type CliContext, type JsonSchema, type PluginHost, type RegisteredTool } from "../../../core/index.js";
+import { describeTarget, parseServers, type McpServerConfigInput } from "../config.js";
+import { mcpJsonPath } from "../config/mcp-json.js";
 import { parseScope, SCOPES, scopeFile, type Scope, type ScopeFile } from "./scopes.js";
-import { logFileFor } from "./server-log.js";
-import { authWords } from "./cli-auth.js";
-import { getMcpStatus, type McpServerStatus } from "./status.js";
+import { logFileFor } from "../transport/server-log.js";
+import { authWords } from "./auth.js";
+import { getMcpStatus, type McpServerStatus } from "../status.js";
 
 type Ctx<V = Record<string, unknown>> = CliContext<V>;
 

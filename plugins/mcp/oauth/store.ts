@@ -9,9 +9,8 @@ import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { updateFileLocked, withFileLock } from "../../core/index.js";
-import type { ServerConfig } from "./config.js";
-import type { McpOAuthProvider } from "./oauth-provider.js";
+import { updateFileLocked, withFileLock } from "../../../core/index.js";
+import type { ServerConfig } from "../config.js";
 
 export interface StoredAuth {
   /** The server's URL: what the entry is keyed by. */
@@ -173,8 +172,13 @@ export function storeFor(config: ServerConfig, env: AuthEnv): OAuthStore {
   return new OAuthStore(env.userConfigDir, config.url!, env.declare, `mcpServers.${config.name}.oauth`);
 }
 
-/** What `agent mcp list` shows of a remote server's authorization (here, not in oauth.ts: a stdio-only host never loads that). */
-export function authState(config: ServerConfig, env: AuthEnv, provider?: McpOAuthProvider): AuthState | undefined {
+/** What `agent mcp list` shows of a remote server's authorization (here, not in index.ts: a stdio-only host never loads that). */
+/** What authState needs of a server's provider (provider.ts), by shape: the provider itself uses this store. */
+interface LoginNeed {
+  needsLogin?: { scope?: string };
+}
+
+export function authState(config: ServerConfig, env: AuthEnv, provider?: LoginNeed): AuthState | undefined {
   if (!config.url || config.oauth === false) return undefined;
   if (provider?.needsLogin) return { state: "needs-login", scope: provider.needsLogin.scope };
   const state = describeStored(storeFor(config, env).read());

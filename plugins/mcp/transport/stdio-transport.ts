@@ -12,7 +12,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerLog } from "./server-log.js";
 import type { StdioServerProcess } from "./stdio-process.js";
-import { formatBytes } from "./content.js";
+import { formatBytes } from "../content.js";
 import { isPlainResultResponse } from "./fast-checks.js";
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;

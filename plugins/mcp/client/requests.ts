@@ -1,19 +1,19 @@
 /**
  * What the MCP servers of a host ask of the client, and the logins they need: sampling (sampling.ts),
  * roots, elicitation (a form in the terminal, elicitation-form.ts; headless its defaults or a
- * decline, elicitation.ts), `agent mcp login/logout` and the login offered in a terminal (oauth.ts).
+ * decline, elicitation.ts), `agent mcp login/logout` and the login offered in a terminal (oauth/index.ts).
  * Kept apart from manager.ts, which owns the registrations.
  */
 import { statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { PluginContext } from "../../core/index.js";
-import type { McpConnection } from "./connection.js";
+import type { PluginContext } from "../../../core/index.js";
+import type { McpConnection, ServerRequests } from "../connection.js";
 import { answerWithDefaults } from "./elicitation.js";
-import type { AuthEnv } from "./oauth-store.js";
+import type { AuthEnv } from "../oauth/store.js";
 import { Sampler } from "./sampling.js";
 
-export class ClientRequests {
+export class ClientRequests implements ServerRequests {
   private readonly sampler: Sampler;
   /** Servers whose login was offered in this host (asked once). */
   private readonly offered = new Set<string>();
@@ -21,7 +21,8 @@ export class ClientRequests {
   constructor(
     private readonly ctx: PluginContext,
     private readonly authEnv: AuthEnv,
-    private readonly connections: readonly McpConnection[],
+    /** The enabled server of that name (the manager's connections). */
+    private readonly findConnection: (name: string) => McpConnection | undefined,
     private readonly allNames: readonly string[],
   ) {
     this.sampler = new Sampler(ctx);
@@ -76,7 +77,7 @@ export class ClientRequests {
   /** `agent mcp login <server>`: the browser (or client_credentials) login; a live session reconnects with the new tokens. */
   async login(name: string, print: (line: string) => void): Promise<{ scope?: string; expiresAt?: number; open?: boolean }> {
     const c = this.remoteConnection(name);
-    const { login } = await import("./oauth.js");
+    const { login } = await import("../oauth/index.js");
     const result = await login(c.config, this.authEnv, print);
     this.ctx.audit({ kind: "plugin", name: c.name, outcome: "oauth_login", detail: { scope: result.scope ?? null } });
     c.auth = undefined;
@@ -88,7 +89,7 @@ export class ClientRequests {
     const c = this.remoteConnection(name);
     this.ctx.audit({ kind: "plugin", name: c.name, outcome: "oauth_logout" });
     c.auth = undefined;
-    return (await import("./oauth.js")).logout(c.config, this.authEnv);
+    return (await import("../oauth/index.js")).logout(c.config, this.authEnv);
   }
 
   /** In a terminal (the interactive session, a command with one), a server that needs a login offers it, once. */
@@ -107,7 +108,7 @@ export class ClientRequests {
   }
 
   private remoteConnection(name: string): McpConnection {
-    const c = this.connections.find((x) => x.name === name);
+    const c = this.findConnection(name);
     if (!c) throw new Error(`no enabled MCP server named "${name}"${this.allNames.includes(name) ? " (it is disabled or misconfigured)" : ""}`);
     if (!c.config.url) throw new Error(`MCP server ${name} is a local (stdio) server: it has no login`);
     return c;

@@ -10,8 +10,8 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { AgentError, defaultUserConfigDir, localSettingsPath, readLocalSettings, updateFileLocked, updateLocalSettings } from "../../core/index.js";
-import { mcpJsonPath, readMcpJson, updateMcpJson } from "./mcp-json.js";
+import { AgentError, defaultUserConfigDir, localSettingsPath, readLocalSettings, updateFileLocked, updateLocalSettings } from "../../../core/index.js";
+import { mcpJsonPath, readMcpJson, updateMcpJson } from "../config/mcp-json.js";
 
 export const SCOPES = ["local", "project", "user"] as const;
 export type Scope = (typeof SCOPES)[number];

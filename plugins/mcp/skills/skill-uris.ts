@@ -5,7 +5,7 @@
  * the registry name a skill gets (`<server>-<name>`), and the digests entries carry.
  */
 import { createHash } from "node:crypto";
-import { isRecord } from "./values.js";
+import { isRecord } from "../config/values.js";
 
 /** The extension identifier servers declare in `capabilities.extensions` (SEP-2133 negotiation). */
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";

@@ -1,5 +1,5 @@
 /** What every MCP connection needs from the SDK (loaded lazily through sdk.ts). */
-export { Client } from "./client.js";
+export { Client } from "../client/sdk-client.js";
 export {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -11,4 +11,4 @@ export {
 } from "@modelcontextprotocol/sdk/types.js";
 export { ProcessTransport } from "./stdio-transport.js";
 export { GuardedTransport } from "./frame-guard.js";
-export { listTools } from "./tool-list.js";
+export { listPrompts, listTools } from "../tool-list.js";
