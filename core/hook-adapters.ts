@@ -7,6 +7,7 @@ import { freezeCopy, plainCopy } from "./freeze.js";
 import type { AttributedDecision, Collector, FailingCollector } from "./hook-types.js";
 import { HOOKS, type HandedArgs, type HookName, type HostArgs } from "./hooks.js";
 import { fromPluginConfigView, pluginConfigView } from "./host-view.js";
+import { KIND_NAMES, registerHookOf, type RegisterHookName } from "./kinds.js";
 import type { BeforeToolCallDecision } from "./plugin-types.js";
 
 /** What an adapter may ask of the driver. */
@@ -51,6 +52,13 @@ function collecting<V>(hook: HookName): Adapter<[Collector<V> | FailingCollector
   };
 }
 
+/** The register hooks (one per kind, kinds.ts) hand each handler the plugin's registrar as it is. */
+function registerAdapters(): Pick<Adapters, RegisterHookName> {
+  const adapters = Object.fromEntries(KIND_NAMES.map((kind) => [registerHookOf(kind), passThrough()]));
+  // Object.fromEntries forgets the keys; a register hook's handler is handed what the host passes.
+  return adapters as Pick<Adapters, RegisterHookName>;
+}
+
 export const ADAPTERS: Adapters = {
   config: {
     // The handler gets a frozen copy and returns config to merge; the waterfall goes on with the merge.
@@ -61,10 +69,7 @@ export const ADAPTERS: Adapters = {
     },
     fail: () => undefined,
   },
-  registerProviders: passThrough(),
-  registerTools: passThrough(),
-  registerCommands: passThrough(),
-  registerSkills: passThrough(),
+  ...registerAdapters(),
   sessionStart: collecting("sessionStart"),
   userPromptSubmit: collecting("userPromptSubmit"),
   beforeModelRequest: {

@@ -5,12 +5,22 @@
  * the raw table the host runs (`createHooks`), the tap-only view plugins and embedders get (`HookTable`),
  * the plugin object's handler methods (`PluginHooks`), `HOOK_NAMES`, and, in plugin-driver.ts, the
  * adapters (a record that must name every hook) and the tapping of a plugin object's methods.
- * Adding a hook is one entry here plus its adapter; forgetting the adapter does not compile.
+ * Adding a hook is one entry here plus its adapter; forgetting the adapter does not compile. The register
+ * hooks follow the registration kinds (kinds.ts) and are checked against them.
  */
 import type { AgentConfig } from "./config-schema.js";
 import type { AgentEvent } from "./events.js";
 import type { ModelRequest } from "./model.js";
-import type { BeforeToolCallDecision, CommandRegistrar, ConfigEnv, ProviderRegistrar, SkillRegistrar, ToolCallInfo, ToolRegistrar } from "./plugin-types.js";
+import type {
+  AgentRegistrar,
+  BeforeToolCallDecision,
+  CommandRegistrar,
+  ConfigEnv,
+  ProviderRegistrar,
+  SkillRegistrar,
+  ToolCallInfo,
+  ToolRegistrar,
+} from "./plugin-types.js";
 import type {
   AttributedDecision,
   Collector,
@@ -31,6 +41,7 @@ import type {
   UserPromptInfo,
 } from "./hook-types.js";
 import { BailHook, ParallelHook, SeriesHook, SyncSeriesHook, WaterfallHook } from "./hook-entry.js";
+import type { KindName, RegisterHookOf, RegistrarOf } from "./kinds.js";
 import type { SyncTappable, Tappable } from "./tap-types.js";
 import type { DeepReadonly, ToolResult } from "./types.js";
 
@@ -44,8 +55,10 @@ export const HOOKS = Object.freeze({
   registerTools: new SeriesHook<[ToolRegistrar]>({ args: ["tools"], failure: "skip", timeout: "startup" }),
   /** AsyncSeries(commands): after `registerTools`; plugins add slash commands. */
   registerCommands: new SeriesHook<[CommandRegistrar]>({ args: ["commands"], failure: "skip", timeout: "startup" }),
-  /** AsyncSeries(skills): after `registerCommands`, last before the host is ready; plugins add skills. */
+  /** AsyncSeries(skills): after `registerCommands`; plugins add skills. */
   registerSkills: new SeriesHook<[SkillRegistrar]>({ args: ["skills"], failure: "skip", timeout: "startup" }),
+  /** AsyncSeries(agents): after `registerSkills`, last before the host is ready; plugins add subagent definitions. */
+  registerAgents: new SeriesHook<[AgentRegistrar]>({ args: ["agents"], failure: "skip", timeout: "startup" }),
   /** AsyncSeries(session): the conversation starts (a session's first run, or the first after a clear); each handler may return `{ context }` for the system prompt. */
   sessionStart: new SeriesHook<[Collector<SessionStartInfo>], [SessionStartInfo], SessionStartResult>({ args: ["session"], failure: "skip", timeout: "call" }),
   /** AsyncSeries(prompt): a prompt is about to enter the conversation; `{ block }` stops it, `{ context }` adds to it; a failing handler blocks it. */
@@ -71,6 +84,15 @@ export const HOOKS = Object.freeze({
   /** AsyncParallel(): when the host closes; close connections and stop child processes. */
   shutdown: new ParallelHook<[]>({ args: [], failure: "skip", timeout: "shutdown" }),
 });
+
+/**
+ * The register entries, one per registration kind (kinds.ts), each handed its kind's registrar: a kind
+ * without its entry, or an entry handed another registrar, does not compile. (Written out above for their
+ * doc comments and lifecycle order; tests/core/agents-kind.test.ts checks the order is the kinds'.)
+ */
+type RegisterEntries = { readonly [K in KindName as RegisterHookOf<K>]: SeriesHook<[RegistrarOf<K>]> };
+const REGISTER_ENTRIES_MATCH_KINDS: RegisterEntries = HOOKS;
+void REGISTER_ENTRIES_MATCH_KINDS;
 
 type Spec = typeof HOOKS;
 export type HookName = keyof Spec;

@@ -5,16 +5,12 @@
  * one record each, written with the others of their tick.
  */
 import type { AuditLog } from "./audit.js";
-import type { CommandRegistrar, ProviderRegistrar, SkillRegistrar, ToolRegistrar } from "./plugin-types.js";
-import type { CommandEntry, Kind, ProviderEntry, Registry, Rejection, SkillEntry, ToolEntry } from "./registry.js";
+import type { BaseRegistrar } from "./kind-entry.js";
+import { KIND_NAMES, KINDS, pluralOf, type KindName, type KindRegistrars, type Registries, type RegistrarOf } from "./kinds.js";
+import type { Entry, Registry, Rejection } from "./registry.js";
 import type { ToolSources } from "./tool-sources.js";
 
-export interface Registries {
-  tools: Registry<ToolEntry>;
-  commands: Registry<CommandEntry>;
-  skills: Registry<SkillEntry>;
-  providers: Registry<ProviderEntry>;
-}
+export type { Registries };
 
 export interface RegistrarDeps {
   registries: Registries;
@@ -23,21 +19,17 @@ export interface RegistrarDeps {
   failed: ReadonlySet<string>;
   isReady(): boolean;
   audit: AuditLog;
-  reject(plugin: string, what: Kind, r: Rejection): void;
+  reject(plugin: string, what: KindName, r: Rejection): void;
 }
 
-export interface PluginRegistrars {
-  tools: ToolRegistrar;
-  commands: CommandRegistrar;
-  skills: SkillRegistrar;
-  providers: ProviderRegistrar;
-}
+/** A plugin's registrars, one per kind under its plural (`tools`, …, `agents`). */
+export type PluginRegistrars = KindRegistrars;
 
 export function createRegistrars(deps: RegistrarDeps): ((plugin: string) => PluginRegistrars) & { flushAudit(): void } {
-  const pending = new Map<string, { plugin: string; kind: Kind; names: string[] }>();
+  const pending = new Map<string, { plugin: string; kind: string; names: string[] }>();
   const made = new Map<string, PluginRegistrars>();
 
-  function audited(kind: Kind, name: string, source: string): void {
+  function audited(kind: string, name: string, source: string): void {
     if (deps.isReady()) {
       // Queued: the tools of a server that connects (hundreds, from one tick) share one write.
       deps.audit.queue({ kind: "register", source, name, outcome: "ok", detail: { kind } });
@@ -49,16 +41,16 @@ export function createRegistrars(deps: RegistrarDeps): ((plugin: string) => Plug
     pending.set(key, entry);
   }
 
-  function registrar<E extends ToolEntry | CommandEntry | SkillEntry | ProviderEntry>(plugin: string, registry: Registry<E>) {
+  function base(plugin: string, kind: KindName, registry: Registry<Entry<unknown>>): BaseRegistrar<unknown> {
     return Object.freeze({
       add(def: unknown): boolean {
         if (deps.failed.has(plugin)) return false;
         const r = registry.add(plugin, def);
         if (!("view" in r)) {
-          deps.reject(plugin, registry.kind, r);
+          deps.reject(plugin, kind, r);
           return false;
         }
-        audited(registry.kind, r.name, r.source);
+        audited(kind, r.name, r.source);
         return true;
       },
       remove(name: string): boolean {
@@ -67,24 +59,19 @@ export function createRegistrars(deps: RegistrarDeps): ((plugin: string) => Plug
     });
   }
 
+  /** Kind `K`'s registrar for `plugin`: the base one, as the kind's entry shapes it. */
+  function registrarOf<K extends KindName>(plugin: string, kind: K): RegistrarOf<K> {
+    const spec = KINDS[kind];
+    const reject = (p: string, _what: string, r: Rejection) => deps.reject(p, kind, r);
+    return spec.registrar(base(plugin, kind, deps.registries[pluralOf(kind)]), plugin, { sources: deps.sources, failed: deps.failed, reject });
+  }
+
   const forPlugin = (plugin: string): PluginRegistrars => {
     let r = made.get(plugin);
     if (!r) {
-      r = Object.freeze({
-        tools: Object.freeze({
-          ...registrar(plugin, deps.registries.tools),
-          addSource(source: unknown): boolean {
-            if (deps.failed.has(plugin)) return false;
-            const refused = deps.sources.add(plugin, source);
-            if (refused) deps.reject(plugin, "tool", { name: String((source as { name?: unknown } | null)?.name ?? "(unnamed)"), reason: refused });
-            return !refused;
-          },
-          removeSource: (name: string) => deps.sources.remove(plugin, name),
-        }) as ToolRegistrar,
-        commands: registrar(plugin, deps.registries.commands) as CommandRegistrar,
-        skills: registrar(plugin, deps.registries.skills) as SkillRegistrar,
-        providers: registrar(plugin, deps.registries.providers) as ProviderRegistrar,
-      });
+      const all = Object.fromEntries(KIND_NAMES.map((kind) => [pluralOf(kind), registrarOf(plugin, kind)]));
+      // Object.fromEntries forgets which key holds which registrar; each is its kind's.
+      r = Object.freeze(all) as PluginRegistrars;
       made.set(plugin, r);
     }
     return r;

@@ -4,7 +4,8 @@ import type { AgentConfig, PluginEntry } from "./config-schema.js";
 import type { ConfigOrigin } from "./claude-settings.js";
 import type { AgentEvent, StopReason } from "./events.js";
 import type { HookTable } from "./hooks.js";
-import type { ModelMessage, ModelProvider } from "./model.js";
+import type { KindListings } from "./kinds.js";
+import type { ModelMessage } from "./model.js";
 import type { CompactOutcome } from "./compaction.js";
 import type { ResumeResult } from "./session-recorder.js";
 import type { HostProblem, Plugin, PluginFactory, PluginStatus } from "./plugin-types.js";
@@ -17,7 +18,6 @@ import type {
   PermissionAsker,
   PermissionMode,
   RegisteredCommand,
-  RegisteredSkill,
   RegisteredTool,
   ToolResult,
   Workspace,
@@ -96,9 +96,10 @@ export interface AgentSession {
 /**
  * The host as a plugin sees it (`ctx.host`, `CommandContext.host`): it calls tools through the gate
  * like anyone else, and it cannot change the permission mode, install a permission asker, reach the
- * raw hooks or close the host.
+ * raw hooks or close the host. Every registration kind is listed under its plural (`skills`,
+ * `providers`, `agents`: `list()` and `get(name)` of frozen views); tools and commands do more.
  */
-export interface PluginHost {
+export interface PluginHost extends KindListings {
   readonly cwd: string;
   readonly config: Readonly<AgentConfig>;
   /** Files the config was read from, in merge order (Claude Code's settings, then user, project last). */
@@ -121,8 +122,6 @@ export interface PluginHost {
     /** Run `/name args`. */
     run(line: string, options?: { signal?: AbortSignal }): Promise<CommandResult>;
   };
-  readonly skills: { list(): RegisteredSkill[]; get(name: string): RegisteredSkill | undefined };
-  readonly providers: { list(): ModelProvider[]; get(name: string): ModelProvider | undefined };
   /** Every plugin, loaded, failed or disabled (a fresh snapshot on each read). */
   readonly plugins: readonly PluginStatus[];
   readonly problems: readonly HostProblem[];

@@ -10,6 +10,7 @@
 import type { AgentConfig } from "./config-schema.js";
 import { AgentError } from "./errors.js";
 import type { Host, OpenHostOptions, PluginHost, PreparedHost } from "./host-types.js";
+import { copyListings } from "./kinds.js";
 
 const HOST_KEY = Symbol.for("agent-host.hostKey");
 
@@ -111,10 +112,9 @@ export function pluginHostView(host: Host): PluginHost {
       return host.sessionId;
     },
     workspace: host.workspace,
+    ...copyListings(host),
     tools,
     commands,
-    skills: Object.freeze({ ...host.skills }),
-    providers: Object.freeze({ ...host.providers }),
     get plugins() {
       return host.plugins;
     },

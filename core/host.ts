@@ -22,7 +22,7 @@ import { ProcessScope } from "./processes.js";
 import { createCommandSandbox } from "./sandbox/command-sandbox.js";
 import { addSecret, forgetEnvSecrets } from "./redact.js";
 import { createRegistrars, type Registries } from "./host-registrars.js";
-import { commandRegistry, providerRegistry, skillRegistry, toolRegistry } from "./registry.js";
+import { createRegistries, KIND_NAMES, kindCounts, kindListings, pluralOf, registerHookOf, type RegisterHookName } from "./kinds.js";
 import { sessionParts } from "./session-parts.js";
 import { ToolSources } from "./tool-sources.js";
 import { SessionLifecycle } from "./session-lifecycle.js";
@@ -127,12 +127,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   const loggers = new Map<string, Logger>();
   const logFor = (plugin: string) => loggers.get(plugin) ?? loggers.set(plugin, logger(plugin)).get(plugin)!;
 
-  const registries: Registries = {
-    tools: toolRegistry(() => config.tools?.overrides),
-    commands: commandRegistry(),
-    skills: skillRegistry(),
-    providers: providerRegistry(),
-  };
+  const registries = createRegistries({ config });
 
   // Reported like a plugin's failure: a source that throws costs its own tools, nothing else.
   const sources = new ToolSources((plugin, message) => report({ kind: "plugin", plugin, message: `Plugin ${plugin}: ${message}` }));
@@ -170,12 +165,8 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     audit,
     reject: (plugin, what, r) => report({ kind: "register", plugin, name: r.name, message: `Plugin ${plugin}: ${what} "${r.name}" rejected: ${r.reason}` }),
   });
-  const counts = (plugin: string) => ({
-    tools: registries.tools.count(plugin),
-    commands: registries.commands.count(plugin),
-    skills: registries.skills.count(plugin),
-    providers: registries.providers.count(plugin),
-  });
+  const counts = (plugin: string) => kindCounts(registries, plugin);
+  const listings = kindListings(registries);
 
   function setPermissionMode(mode: PermissionMode, by: string): void {
     if (!PERMISSION_MODES.includes(mode)) throw new AgentError("E_USAGE", `permission mode must be one of ${PERMISSION_MODES.join(", ")}; got ${JSON.stringify(mode)}`);
@@ -216,19 +207,13 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     },
     workspace,
     hooks: pluginHookView(hooks, "host", 0, state.driver),
-    tools: {
-      list: () => registries.tools.views(),
-      get: (name) => registries.tools.get(name)?.view,
-      call: (name, input, opts) => gate.call(name, input, opts),
-      load: (opts) => sources.load(opts),
-    },
+    // Every kind's list and get; tools are called through the gate, commands run.
+    ...listings,
+    tools: { ...listings.tools, call: (name, input, opts) => gate.call(name, input, opts), load: (opts) => sources.load(opts) },
     commands: {
-      list: () => registries.commands.views(),
-      get: (name) => registries.commands.get(name)?.view,
+      ...listings.commands,
       run: (line, opts = {}) => runCommand({ commands: registries.commands, audit, pluginHost: () => view, setPermissionMode }, line, opts),
     },
-    skills: { list: () => registries.skills.views(), get: (n) => registries.skills.get(n)?.view },
-    providers: { list: () => registries.providers.views(), get: (n) => registries.providers.get(n)?.view },
     get plugins() {
       return state.plugins.map((p) => statusOf(p, counts));
     },
@@ -311,10 +296,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   };
   for (const p of state.plugins) if (p.status === "loaded") await setUp(p, parts);
 
-  await hooks.registerProviders.promise(withPluginScope(registrars("host").providers, (p) => registrars(p).providers));
-  await hooks.registerTools.promise(withPluginScope(registrars("host").tools, (p) => registrars(p).tools));
-  await hooks.registerCommands.promise(withPluginScope(registrars("host").commands, (p) => registrars(p).commands));
-  await hooks.registerSkills.promise(withPluginScope(registrars("host").skills, (p) => registrars(p).skills));
+  await runRegisterHooks(state, registrars);
   openOptions.signal?.removeEventListener("abort", stopOpening);
   if (openOptions.signal?.aborted) {
     await host.close();
@@ -327,6 +309,16 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   forgetEnvSecrets();
   registrars.flushAudit();
   return host;
+}
+
+/** Each kind's register hook, in the kinds' order; each plugin's handlers get that plugin's registrar. */
+async function runRegisterHooks(state: PreparedState, registrars: ReturnType<typeof createRegistrars>): Promise<void> {
+  // A register hook is handed its kind's registrar: the one under the same kind, for the host and per plugin.
+  const raw: Readonly<Record<RegisterHookName, { promise(registrar: object): Promise<unknown> }>> = state.hooks;
+  for (const kind of KIND_NAMES) {
+    const plural = pluralOf(kind);
+    await raw[registerHookOf(kind)].promise(withPluginScope<object>(registrars("host")[plural], (p) => registrars(p)[plural]));
+  }
 }
 
 /** What setting a plugin up needs from the host being opened. */
@@ -371,10 +363,7 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     trust: Object.freeze({ trusted: state.loaded.trust.trusted, folder: state.loaded.trust.folder }),
     workspace,
     hooks: p.hooks!,
-    tools: regs.tools,
-    commands: regs.commands,
-    skills: regs.skills,
-    providers: regs.providers,
+    ...regs,
     log: logFor(p.name),
     processes,
     sandbox,

@@ -8,6 +8,7 @@
 import { errorMessage } from "./errors.js";
 import { ADAPTERS, type Adapter, type AdapterContext } from "./hook-adapters.js";
 import { HOOK_NAMES, HOOKS, type HookName, type HookTable, type RawHooks } from "./hooks.js";
+import { KIND_NAMES, pluralOf, registerHookOf, type RegisterHookName } from "./kinds.js";
 import type { Plugin } from "./plugin-types.js";
 import type { SyncTappable, Tappable, TapOptions } from "./tap-types.js";
 
@@ -154,15 +155,20 @@ export function pluginHookView(hooks: RawHooks, plugin: string, stage: number, o
   return Object.freeze(view) as HookTable;
 }
 
+/** Each kind's array of the plugin object (`tools: [...]`, …), added in that kind's register hook. */
+function tapDeclarations(plugin: Plugin<any>, hooks: HookTable): void {
+  // Every register hook hands its kind's registrar, whose `add` takes that kind's definitions.
+  const register: Readonly<Record<RegisterHookName, { tap(options: string, fn: (r: { add(def: unknown): boolean }) => void): void }>> = hooks;
+  for (const kind of KIND_NAMES) {
+    const defs: readonly unknown[] | undefined = plugin[pluralOf(kind)];
+    if (defs?.length) register[registerHookOf(kind)].tap(plugin.name, (r) => void defs.forEach((d) => r.add(d)));
+  }
+}
+
 /** Tap a plain-object plugin's declarations and handlers (through its view, so they are wrapped too). */
 export function tapPluginObject(plugin: Plugin<any>, hooks: HookTable, phase: "config" | "setup"): void {
   const name = plugin.name;
-  if (phase === "setup") {
-    if (plugin.tools?.length) hooks.registerTools.tap(name, (r) => void plugin.tools!.forEach((t) => r.add(t)));
-    if (plugin.commands?.length) hooks.registerCommands.tap(name, (r) => void plugin.commands!.forEach((c) => r.add(c)));
-    if (plugin.skills?.length) hooks.registerSkills.tap(name, (r) => void plugin.skills!.forEach((s) => r.add(s)));
-    if (plugin.providers?.length) hooks.registerProviders.tap(name, (r) => void plugin.providers!.forEach((p) => r.add(p)));
-  }
+  if (phase === "setup") tapDeclarations(plugin, hooks);
   // Every hook's method, in table order; `config` alone in its phase (it runs before any setup).
   const table: Readonly<Record<HookName, { tap(options: string, fn: Handler): void }>> = hooks;
   for (const hook of HOOK_NAMES) {

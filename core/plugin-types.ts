@@ -8,10 +8,12 @@ import type { AgentConfig } from "./config-schema.js";
 import type { AgentEvent } from "./events.js";
 import type { CliCommand } from "./cli-types.js";
 import type { HookTable, PluginHooks } from "./hooks.js";
+import type { KindArrays, KindCounts, KindRegistrars } from "./kinds.js";
 import type { PluginHost } from "./host-types.js";
 import type { ConfigTrust, FolderTrustView, TrustItemInput } from "./trust.js";
 import type { ModelProvider } from "./model.js";
 import type {
+  AgentDefinition,
   AuditKind,
   CommandDefinition,
   DeepReadonly,
@@ -27,7 +29,7 @@ import type {
 /** The plugin object's typed hook methods: derived from the hook table (hooks.ts). */
 export type { PluginHooks } from "./hooks.js";
 
-/** Plugin-scoped registration API (what register hooks and `setup` receive). */
+/** Plugin-scoped registration API (what register hooks and `setup` receive), one per kind (kinds.ts). */
 export interface ToolRegistrar {
   /** Register a tool; returns false (and reports why) if the gate rejects it. */
   add(def: ToolDefinition): boolean;
@@ -51,6 +53,11 @@ export interface SkillRegistrar {
 }
 export interface ProviderRegistrar {
   add(provider: ModelProvider): boolean;
+  remove(name: string): boolean;
+}
+export interface AgentRegistrar {
+  /** Register a subagent; returns false (and reports why) if the gate rejects it. */
+  add(def: AgentDefinition): boolean;
   remove(name: string): boolean;
 }
 
@@ -128,8 +135,11 @@ export interface PluginAuditRecord {
   error?: string;
 }
 
-/** A plugin: a plain object. `O` is the type of its options. */
-export interface Plugin<O = Record<string, unknown>> extends PluginHooks {
+/**
+ * A plugin: a plain object. `O` is the type of its options. Its definitions of each kind (`tools`,
+ * `commands`, `skills`, `providers`, `agents`) are registered in the kind's register hook.
+ */
+export interface Plugin<O = Record<string, unknown>> extends PluginHooks, KindArrays {
   /** Unique name, used in error messages, audit records and `agent plugins`. */
   name: string;
   version?: string;
@@ -139,12 +149,8 @@ export interface Plugin<O = Record<string, unknown>> extends PluginHooks {
   options?: z.ZodType<O>;
   /** Top-level config keys this plugin owns (e.g. `mcpServers`), each with its schema. */
   configSections?: Record<string, PluginConfigSection>;
-  tools?: ToolDefinition[];
-  commands?: CommandDefinition[];
-  skills?: SkillDefinition[];
   /** Folders of `SKILL.md` skills the plugin ships, relative to its package (read by the skills plugin). */
   skillDirs?: string[];
-  providers?: ModelProvider[];
   /** CLI subcommands: `agent <name> …`. */
   cli?: CliCommand<any>[];
   /** Runs once when the plugin is applied: after the `config` hook, before any register hook. */
@@ -154,8 +160,11 @@ export interface Plugin<O = Record<string, unknown>> extends PluginHooks {
 /** A plugin module may export a factory taking the options from config. */
 export type PluginFactory<O = any> = ((options: O) => Plugin<any> | Promise<Plugin<any>>) & { options?: z.ZodType<O> };
 
-/** What a plugin's `setup` receives. Everything in it is scoped to the plugin. */
-export interface PluginContext<O = Record<string, unknown>> {
+/**
+ * What a plugin's `setup` receives. Everything in it is scoped to the plugin, the registrars of every
+ * kind (`tools`, `commands`, `skills`, `providers`, `agents`) too.
+ */
+export interface PluginContext<O = Record<string, unknown>> extends KindRegistrars {
   /** This plugin's name. */
   readonly name: string;
   /**
@@ -180,10 +189,6 @@ export interface PluginContext<O = Record<string, unknown>> {
   readonly workspace: Workspace;
   /** Hooks, tapped under this plugin's name: errors and time-outs are reported, never crash the host. */
   readonly hooks: HookTable;
-  readonly tools: ToolRegistrar;
-  readonly commands: CommandRegistrar;
-  readonly skills: SkillRegistrar;
-  readonly providers: ProviderRegistrar;
   readonly log: Logger;
   /** Child processes this plugin starts (servers, watchers): stopped when this host closes. */
   readonly processes: ProcessTracker;
@@ -238,7 +243,8 @@ export interface PluginContext<O = Record<string, unknown>> {
   readonly host: PluginHost;
 }
 
-export interface PluginStatus {
+/** A plugin's state, with how many of each kind it registered (`tools`, …, `agents`). */
+export interface PluginStatus extends KindCounts {
   readonly name: string;
   /** The config entry, or `builtin`. */
   readonly from: string;
@@ -251,10 +257,6 @@ export interface PluginStatus {
   readonly file?: string;
   /** Absolute folders of the skills it ships (`skillDirs`). */
   readonly skillDirs: readonly string[];
-  readonly tools: number;
-  readonly commands: number;
-  readonly skills: number;
-  readonly providers: number;
 }
 
 /** A problem the host found and kept going past: a plugin that failed, a rejected registration, a server that did not connect. */

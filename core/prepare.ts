@@ -13,6 +13,7 @@ import { createHooks, HOOKS, type HookName, type HookTable, type RawHooks } from
 import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "./host-types.js";
 import { pluginHookView, tapPluginObject, type DriverOptions } from "./plugin-driver.js";
 import { instantiate, isDisabled, specFromEntry, type PluginSpec } from "./plugin-loader.js";
+import { kindCounts, type KindCounts } from "./kinds.js";
 import type { ConfigEnv, HostProblem, Plugin, PluginStatus } from "./plugin-types.js";
 import type { CliCommand } from "./cli-types.js";
 import { addSecret } from "./redact.js";
@@ -283,8 +284,8 @@ function describeIssue(i: { path: string; message: string } | undefined): string
   return i ? `${i.path || "(root)"}: ${i.message}` : "invalid";
 }
 
-export function statusOf(p: PreparedPlugin, counts?: (plugin: string) => { tools: number; commands: number; skills: number; providers: number }): PluginStatus {
-  const c = p.status === "loaded" && counts ? counts(p.name) : { tools: 0, commands: 0, skills: 0, providers: 0 };
+export function statusOf(p: PreparedPlugin, counts?: (plugin: string) => KindCounts): PluginStatus {
+  const c = p.status === "loaded" && counts ? counts(p.name) : kindCounts(undefined, p.name);
   const base = p.dir ?? undefined;
   return Object.freeze({
     name: p.name,

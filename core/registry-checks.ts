@@ -1,16 +1,18 @@
 /**
- * The registration gate's checks. Every tool, command, skill and provider passes one before it is
- * held; a rejection names the name and the reason, and never stops the plugin's other registrations
+ * The registration gate's checks, one per kind (kinds.ts). Every tool, command, skill, provider and
+ * agent passes one before it is held; a rejection names the name and the reason, and never stops the plugin's other registrations
  * nor other plugins.
  */
 import type { ModelProvider } from "./model.js";
 import { isZodSchema } from "./schema.js";
-import { RISKS, type CommandDefinition, type JsonSchema, type SkillDefinition, type ToolDefinition } from "./types.js";
+import { PERMISSION_MODES, RISKS, type AgentDefinition, type CommandDefinition, type JsonSchema, type SkillDefinition, type ToolDefinition } from "./types.js";
 
 export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
 export const COMMAND_NAME_RE = /^[a-zA-Z0-9_:.-]{1,64}$/;
 export const SKILL_NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const PROVIDER_NAME_RE = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+/** Claude Code's subagent names: lowercase letters, digits and single hyphens. */
+export const AGENT_NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 export type Rejection = { name: string; reason: string };
 
@@ -99,5 +101,29 @@ export function checkProvider(p: unknown, existing: Holders): Rejection | undefi
   const prev = existing.get(d.name);
   if (prev) return { name, reason: `duplicate provider name: already registered by ${prev.source}` };
   if (typeof d.stream !== "function") return { name, reason: "missing stream function" };
+  return undefined;
+}
+
+/** Claude Code's subagent fields, as agent-host types them (see `AgentDefinition`). */
+export function checkAgent(def: unknown, existing: Holders): Rejection | undefined {
+  if (typeof def !== "object" || def === null) return { name: "(unnamed)", reason: `expected an agent definition object, got ${describe(def)}` };
+  const d = def as Partial<Record<keyof AgentDefinition, unknown>>;
+  const name = typeof d.name === "string" ? d.name : "(unnamed)";
+  if (typeof d.name !== "string" || d.name.length > 64 || !AGENT_NAME_RE.test(d.name))
+    return { name, reason: `invalid agent name ${JSON.stringify(d.name)}: lowercase letters, digits and single hyphens, at most 64 characters` };
+  const prev = existing.get(d.name);
+  if (prev) return { name, reason: `duplicate agent name: already registered by ${prev.source}` };
+  if (typeof d.description !== "string" || d.description.trim() === "") return { name, reason: "missing description (when to use the agent)" };
+  if (typeof d.prompt !== "string") return { name, reason: `prompt (the agent's system prompt, the Markdown body) must be a string, got ${describe(d.prompt)}` };
+  for (const k of ["tools", "disallowedTools", "skills"] as const) {
+    const v = d[k];
+    if (v !== undefined && !(Array.isArray(v) && v.every((x) => typeof x === "string" && x.trim() !== ""))) return { name, reason: `${k} must be a list of names, got ${describe(v)}` };
+  }
+  if (d.model !== undefined && (typeof d.model !== "string" || d.model.trim() === "")) return { name, reason: "model must be a model name, an alias or inherit" };
+  if (d.permissionMode !== undefined && !PERMISSION_MODES.some((m) => m === d.permissionMode))
+    return { name, reason: `invalid permissionMode ${JSON.stringify(d.permissionMode)}: expected one of ${PERMISSION_MODES.join(", ")}` };
+  if (d.maxTurns !== undefined && !(typeof d.maxTurns === "number" && Number.isInteger(d.maxTurns) && d.maxTurns > 0)) return { name, reason: "maxTurns must be a positive whole number" };
+  for (const k of ["source", "path"] as const) if (d[k] !== undefined && typeof d[k] !== "string") return { name, reason: `${k} must be a string, got ${describe(d[k])}` };
+  if (d.meta !== undefined && (typeof d.meta !== "object" || d.meta === null || Array.isArray(d.meta))) return { name, reason: `meta must be an object, got ${describe(d.meta)}` };
   return undefined;
 }

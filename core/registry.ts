@@ -1,17 +1,20 @@
 /**
- * One generic registry, used for tools, commands, skills and providers: the registration gate's check,
- * then an entry built from the definition, held under its name with the plugin that added it. What the
- * registry hands out (`view`) is a frozen description; definitions (with their `run`) stay inside.
+ * One generic registry, one per registration kind (kinds.ts): the registration gate's check, then an
+ * entry built from the definition, held under its name with the plugin that added it. What the registry
+ * hands out (`view`) is a frozen description; definitions (with their `run`) stay inside. The kinds'
+ * entry builders are here too.
  */
 import type { ToolOverride } from "./config-schema.js";
 import { freezeCopy } from "./freeze.js";
 import type { ModelProvider } from "./model.js";
 import { toolNameMatcher } from "./permissions.js";
-import { checkCommand, checkProvider, checkSkill, checkTool, type Holders, type Rejection } from "./registry-checks.js";
+import { checkTool, type Holders, type Rejection } from "./registry-checks.js";
 import { jsonSchemaValidator, zodToJsonSchema, zodValidator, type Validator } from "./schema.js";
 import type {
+  AgentDefinition,
   CommandDefinition,
   JsonSchema,
+  RegisteredAgent,
   RegisteredCommand,
   RegisteredSkill,
   RegisteredTool,
@@ -30,8 +33,6 @@ export interface Entry<V> {
   view: V;
 }
 
-export type Kind = "tool" | "command" | "skill" | "provider";
-
 export class Registry<E extends Entry<unknown>> {
   /** @internal the gate reads it directly */
   readonly entries = new Map<string, E>();
@@ -40,7 +41,8 @@ export class Registry<E extends Entry<unknown>> {
   private readonly holders: Holders = { get: (name) => this.entries.get(name), aliasOf: (name) => this.aliases.get(name) };
 
   constructor(
-    readonly kind: Kind,
+    /** The kind's singular name (`tool`), for reports and audit records. */
+    readonly kind: string,
     private readonly admit: (def: unknown, plugin: string, held: Holders) => E | Rejection,
   ) {}
 
@@ -113,6 +115,8 @@ export interface ProviderEntry extends Entry<ModelProvider> {
   provider: ModelProvider;
 }
 
+export type AgentEntry = Entry<RegisteredAgent>;
+
 /** Per-tool config overrides; keys may be globs. Matching globs merge in order, and the exact name's fields win over them. */
 export function findOverride(overrides: Readonly<Record<string, ToolOverride>> | undefined, name: string): ToolOverride | undefined {
   if (!overrides) return undefined;
@@ -125,7 +129,7 @@ export function findOverride(overrides: Readonly<Record<string, ToolOverride>> |
 }
 
 export function toolRegistry(overrides: () => Readonly<Record<string, ToolOverride>> | undefined): Registry<ToolEntry> {
-  return new Registry<ToolEntry>("tool", (def, plugin, held) => checkTool(def, held) ?? makeToolEntry(def as ToolDefinition, plugin, findOverride(overrides(), (def as ToolDefinition).name)));
+  return new Registry<ToolEntry>("tool", (def, plugin, held) => checkTool(def, held) ?? toolEntry(def as ToolDefinition, plugin, findOverride(overrides(), (def as ToolDefinition).name)));
 }
 
 /**
@@ -153,7 +157,8 @@ function zodType(schema: unknown): unknown {
   return (schema as { _zod?: { def?: { type?: unknown } } })._zod?.def?.type;
 }
 
-function makeToolEntry(def: ToolDefinition, plugin: string, override: ToolOverride | undefined): ToolEntry | Rejection {
+/** A checked tool's entry; `override` is its config (`tools.overrides`). */
+export function toolEntry(def: ToolDefinition, plugin: string, override: ToolOverride | undefined): ToolEntry | Rejection {
   let schema: () => JsonSchema;
   let validator: ToolEntry["validator"];
   const zod = def.input !== undefined;
@@ -201,49 +206,61 @@ function makeToolEntry(def: ToolDefinition, plugin: string, override: ToolOverri
   return { name: def.name, plugin, source, view, risk, timeoutMs, maxOutputBytes, definition: def, validator, zod, callsTools: def.callsTools !== false };
 }
 
-export function commandRegistry(): Registry<CommandEntry> {
-  return new Registry<CommandEntry>("command", (def, plugin, held) => {
-    const bad = checkCommand(def, held);
-    if (bad) return bad;
-    const d = def as CommandDefinition;
-    const source = d.source ?? plugin;
-    const view: RegisteredCommand = Object.freeze({
-      name: d.name,
-      description: d.description,
-      ...(d.argumentHint !== undefined ? { argumentHint: d.argumentHint } : {}),
-      source,
-      plugin,
-    });
-    return { name: d.name, plugin, source, view, definition: d };
+export function commandEntry(d: CommandDefinition, plugin: string): CommandEntry {
+  const source = d.source ?? plugin;
+  const view: RegisteredCommand = Object.freeze({
+    name: d.name,
+    description: d.description,
+    ...(d.argumentHint !== undefined ? { argumentHint: d.argumentHint } : {}),
+    source,
+    plugin,
   });
+  return { name: d.name, plugin, source, view, definition: d };
 }
 
-export function skillRegistry(): Registry<SkillEntry> {
-  return new Registry<SkillEntry>("skill", (def, plugin, held) => {
-    const bad = checkSkill(def, held);
-    if (bad) return bad;
-    const d = def as SkillDefinition;
-    const source = d.source ?? plugin;
-    const view: RegisteredSkill = Object.freeze({
-      name: d.name,
-      description: d.description,
-      content: d.content,
-      ...(d.path !== undefined ? { path: d.path } : {}),
-      source,
-      plugin,
-      ...(d.meta !== undefined ? { meta: freezeCopy(d.meta) } : {}),
-    });
-    return { name: d.name, plugin, source, view };
+export function skillEntry(d: SkillDefinition, plugin: string): SkillEntry {
+  const source = d.source ?? plugin;
+  const view: RegisteredSkill = Object.freeze({
+    name: d.name,
+    description: d.description,
+    content: d.content,
+    ...(d.path !== undefined ? { path: d.path } : {}),
+    source,
+    plugin,
+    ...(d.meta !== undefined ? { meta: freezeCopy(d.meta) } : {}),
   });
+  return { name: d.name, plugin, source, view };
 }
 
-export function providerRegistry(): Registry<ProviderEntry> {
-  return new Registry<ProviderEntry>("provider", (def, plugin, held) => {
-    const bad = checkProvider(def, held);
-    if (bad) return bad;
-    const p = def as ModelProvider;
-    // A view that shares the provider's methods: the registry's entry cannot be swapped by the plugin.
-    const view = Object.freeze(Object.assign(Object.create(p) as ModelProvider, { name: p.name, plugin }));
-    return { name: p.name, plugin, source: plugin, view, provider: p };
+export function providerEntry(p: ModelProvider, plugin: string): ProviderEntry {
+  // A view that shares the provider's methods: the registry's entry cannot be swapped by the plugin.
+  const view = Object.freeze(Object.assign(Object.create(p) as ModelProvider, { name: p.name, plugin }));
+  return { name: p.name, plugin, source: plugin, view, provider: p };
+}
+
+/** A checked agent's entry: a frozen copy of the definition (it is all data), with its source and plugin. */
+export function agentEntry(d: AgentDefinition, plugin: string): AgentEntry {
+  const source = d.source ?? plugin;
+  const list = (l: readonly string[] | undefined) => (l === undefined ? undefined : Object.freeze([...l]));
+  const view: RegisteredAgent = Object.freeze({
+    name: d.name,
+    description: d.description,
+    prompt: d.prompt,
+    ...optional("tools", list(d.tools)),
+    ...optional("disallowedTools", list(d.disallowedTools)),
+    ...optional("model", d.model),
+    ...optional("permissionMode", d.permissionMode),
+    ...optional("maxTurns", d.maxTurns),
+    ...optional("skills", list(d.skills)),
+    ...optional("path", d.path),
+    ...optional("meta", d.meta === undefined ? undefined : freezeCopy(d.meta)),
+    source,
+    plugin,
   });
+  return { name: d.name, plugin, source, view };
+}
+
+/** `{ [key]: value }`, or nothing when the value is undefined (a view has no keys set to undefined). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
 }

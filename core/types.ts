@@ -433,6 +433,55 @@ export interface RegisteredSkill {
   readonly meta?: Record<string, unknown>;
 }
 
+/**
+ * A subagent: a prompt and a narrower set of tools for a loop of its own (Claude Code's subagent format,
+ * `.claude/agents/*.md`: the frontmatter's fields, the body as `prompt`). Registered as the `agents` kind;
+ * running one is a plugin's `task` tool.
+ */
+export interface AgentDefinition {
+  /** Lowercase letters, digits and single hyphens, at most 64 characters; unique. */
+  name: string;
+  /** When to use it: the model reads it to pick the agent. Required. */
+  description: string;
+  /** The tools it may use (Claude Code's names too: `Read`, `Bash`); omitted: the parent's tools. */
+  tools?: string[];
+  /** Tools it may never use, even when `tools` is omitted. */
+  disallowedTools?: string[];
+  /** A model alias, a `provider:model`, or `inherit` (the default): the parent's model. */
+  model?: string;
+  /** May narrow the parent's permission mode, never widen it. */
+  permissionMode?: PermissionMode;
+  /** Model requests allowed in one run of it. */
+  maxTurns?: number;
+  /** Skills whose bodies are preloaded into its context. */
+  skills?: string[];
+  /** Its system prompt (the Markdown body). */
+  prompt: string;
+  /** Shown in listings instead of the plugin name (e.g. `project`, `user`). */
+  source?: string;
+  /** The file it was read from, for agents loaded from disk. */
+  path?: string;
+  /** Free-form data for plugins (e.g. frontmatter keys agent-host does not know). */
+  meta?: Record<string, unknown>;
+}
+
+/** An agent as the registry shows it: a frozen copy of its definition. */
+export interface RegisteredAgent {
+  readonly name: string;
+  readonly description: string;
+  readonly tools?: readonly string[];
+  readonly disallowedTools?: readonly string[];
+  readonly model?: string;
+  readonly permissionMode?: PermissionMode;
+  readonly maxTurns?: number;
+  readonly skills?: readonly string[];
+  readonly prompt: string;
+  readonly source: string;
+  readonly path?: string;
+  readonly plugin: string;
+  readonly meta?: Record<string, unknown>;
+}
+
 /** The workspace a tool may touch. */
 export interface Workspace {
   /** The project root (real path). */

@@ -29,6 +29,7 @@ describe("hook table", () => {
     registerCommands: AsyncSeriesHook,
     registerSkills: AsyncSeriesHook,
     registerProviders: AsyncSeriesHook,
+    registerAgents: AsyncSeriesHook,
     sessionStart: AsyncSeriesHook,
     userPromptSubmit: AsyncSeriesHook,
     beforeModelRequest: AsyncSeriesWaterfallHook,
