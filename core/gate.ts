@@ -82,6 +82,20 @@ export const MAX_CALL_DEPTH = 8;
 const callDepth = new AsyncLocalStorage<number>();
 /** Calls in flight whose depth `callDepth` carries, across gates. */
 let tracked = 0;
+let idleTimer: NodeJS.Timeout | undefined;
+
+/**
+ * With no tracked call in flight for a while, the storage is switched off: its hooks slow every promise
+ * in the process. Not at once: switching them on again costs more than a call, and calls come in runs.
+ */
+function switchOffWhenIdle(): void {
+  if (idleTimer) return;
+  idleTimer = setTimeout(() => {
+    idleTimer = undefined;
+    if (tracked === 0) callDepth.disable();
+  }, 1000);
+  idleTimer.unref();
+}
 
 export class Gate {
   private readonly permissions: Permissions;
@@ -152,8 +166,7 @@ export class Gate {
       try {
         return await callDepth.run(depth + 1, () => this.run(rec, callId, input, options));
       } finally {
-        // With no tracked call in flight the storage is switched off: its hooks slow every promise.
-        if (--tracked === 0) callDepth.disable();
+        if (--tracked === 0) switchOffWhenIdle();
       }
     } catch (err) {
       return this.fail(rec, callId, "error", `Call to ${name} failed inside the host: ${errorMessage(err)}`, "E_TOOL_FAILED");
