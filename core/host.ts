@@ -114,7 +114,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   state.onProblem = (p) => {
     // An event handler that throws is reported once (a renderer that throws on every text delta must
     // not grow the problem list for the whole session); the notice's own failure is that same message.
-    if (/ failed in event: /.test(p.message) && problems.some((q) => q.message === p.message)) return;
+    if (p.hook === "event" && problems.some((q) => q.hook === "event" && q.message === p.message)) return;
     report(p);
   };
 

@@ -269,6 +269,8 @@ export interface HostProblem {
    */
   level?: "error" | "warning";
   plugin?: string;
+  /** The hook whose handler failed (a `plugin` problem reported by the plugin driver). */
+  hook?: string;
   name?: string;
   message: string;
 }

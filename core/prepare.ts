@@ -88,7 +88,7 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
   let owners = new Map<string, SectionOwner>();
   state.driver = {
     isFailed: (p) => failed.has(p),
-    onError: (plugin, hook, message) => report({ kind: "plugin", plugin, message: `Plugin ${plugin} failed in ${hook}: ${message}` }),
+    onError: (plugin, hook, message) => report({ kind: "plugin", plugin, hook, message: `Plugin ${plugin} failed in ${hook}: ${message}` }),
     // Each hook's timeout class (hooks.ts) picks its bound: startupMs, callMs (the user waits) or shutdownMs.
     timeoutMs: (hook: HookName) => timeouts[`${HOOKS[hook].timeout}Ms`],
     configClosed: () => configClosed,

@@ -33,7 +33,8 @@ export async function loginCommand(ctx: Ctx): Promise<number> {
     ctx.print(`Logged in to ${name}${r.scope ? ` (scope ${r.scope})` : ""}${until}.`);
     return ExitCode.OK;
   } catch (err) {
-    if (/no enabled|local \(stdio\)|"oauth": false/.test((err as Error).message)) throw new AgentError("E_USAGE", (err as Error).message);
+    // A server that has no login (unknown, disabled, local, "oauth": false) is a usage error, said as such where it is found.
+    if (err instanceof AgentError && err.code === "E_USAGE") throw err;
     ctx.warn(`agent: login to ${name} failed: ${(err as Error).message}`);
     return ExitCode.FAILED;
   }

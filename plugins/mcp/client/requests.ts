@@ -7,7 +7,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { PluginContext } from "../../../core/index.js";
+import { AgentError, type PluginContext } from "../../../core/index.js";
 import type { McpConnection, ServerRequests } from "../connection.js";
 import { answerWithDefaults } from "./elicitation.js";
 import type { AuthEnv } from "../oauth/store.js";
@@ -109,8 +109,8 @@ export class ClientRequests implements ServerRequests {
 
   private remoteConnection(name: string): McpConnection {
     const c = this.findConnection(name);
-    if (!c) throw new Error(`no enabled MCP server named "${name}"${this.allNames.includes(name) ? " (it is disabled or misconfigured)" : ""}`);
-    if (!c.config.url) throw new Error(`MCP server ${name} is a local (stdio) server: it has no login`);
+    if (!c) throw new AgentError("E_USAGE", `no enabled MCP server named "${name}"${this.allNames.includes(name) ? " (it is disabled or misconfigured)" : ""}`);
+    if (!c.config.url) throw new AgentError("E_USAGE", `MCP server ${name} is a local (stdio) server: it has no login`);
     return c;
   }
 }

@@ -7,6 +7,7 @@
  */
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { AgentError } from "../../../core/index.js";
 import type { ServerConfig } from "../config.js";
 import { describeError } from "../errors.js";
 import { LoopbackListener, openBrowser } from "./browser.js";
@@ -92,8 +93,8 @@ export interface LoginResult {
  * and connect once more with the new tokens. The client_credentials grant needs no browser.
  */
 export async function login(config: ServerConfig, env: AuthEnv, print: (line: string) => void, timeoutMs = LOGIN_TIMEOUT_MS): Promise<LoginResult> {
-  if (!config.url) throw new Error(`MCP server ${config.name} is a local (stdio) server: it has no login`);
-  if (config.oauth === false) throw new Error(`MCP server ${config.name} has "oauth": false`);
+  if (!config.url) throw new AgentError("E_USAGE", `MCP server ${config.name} is a local (stdio) server: it has no login`);
+  if (config.oauth === false) throw new AgentError("E_USAGE", `MCP server ${config.name} has "oauth": false`);
   const store = storeFor(config, env);
   store.update((d) => ((d.tokens = undefined), (d.expiresAt = undefined)));
   const machine = config.oauth.grant === "client_credentials";
@@ -144,6 +145,6 @@ export async function login(config: ServerConfig, env: AuthEnv, print: (line: st
 
 /** `agent mcp logout <server>`: the stored tokens and registration are forgotten. */
 export function logout(config: ServerConfig, env: AuthEnv): boolean {
-  if (!config.url) throw new Error(`MCP server ${config.name} is a local (stdio) server: it has no login`);
+  if (!config.url) throw new AgentError("E_USAGE", `MCP server ${config.name} is a local (stdio) server: it has no login`);
   return storeFor(config, env).clear();
 }

@@ -88,6 +88,23 @@ describe("agent mcp list / get", () => {
   });
 });
 
+describe("agent mcp login / logout of a server that has no login", () => {
+  const p = project({ ".mcp.json": { mcpServers: { demo, off: { ...demo, disabled: true } } } });
+
+  it("is a usage error (exit 2) with the reason, for a local server, a disabled one and an unknown one", async () => {
+    for (const [args, reason] of [
+      [["mcp", "login", "demo"], "MCP server demo is a local (stdio) server: it has no login"],
+      [["mcp", "logout", "demo"], "MCP server demo is a local (stdio) server: it has no login"],
+      [["mcp", "login", "off"], 'no enabled MCP server named "off" (it is disabled or misconfigured)'],
+      [["mcp", "login", "nosuch"], 'no MCP server named "nosuch". Configured: demo, off.'],
+    ] as const) {
+      const r = await agent(p, [...args]);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr).toContain(reason);
+    }
+  });
+});
+
 describe("agent mcp add / remove", () => {
   it("adds stdio and remote servers to .mcp.json, keeping what is there", async () => {
     const p = project();
