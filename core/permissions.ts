@@ -5,6 +5,7 @@
 import { picomatch } from "./glob.js";
 import { allowSubjects, denySubjects, isUncertain, opaqueReason, plainSubjects } from "./subject-marks.js";
 import type { PermissionMode, Risk } from "./types.js";
+import { byText, type Provenance, type Verdict } from "./verdict.js";
 
 export type Decision = "allow" | "ask" | "deny";
 
@@ -136,20 +137,31 @@ export function decide(
   subjects: string[] | undefined,
   kind: SubjectKind = "text",
 ): PermissionVerdict {
-  // Deny and ask rules also see the deny-only forms (a command without its wrapper; see subject-marks.ts).
-  const wide = subjects && denySubjects(subjects);
-  const deny = rules.deny.find((r) => ruleMatches(r, toolName, wide, false, kind)) ?? unjudgeable(rules.deny, toolName, subjects);
-  if (deny) return { decision: "deny", by: deny.raw };
-  const ask = rules.ask.find((r) => ruleMatches(r, toolName, wide, false, kind)) ?? unjudgeable(rules.ask, toolName, subjects);
-  if (mode === "plan" && risk !== "read") return { decision: "deny", by: "mode:plan" };
-  if (ask) return { decision: "ask", by: ask.raw };
-  const allow = allowCoverage(rules.allow, toolName, subjects, kind);
-  if (allow) return { decision: "allow", by: allow.map((r) => r.raw).join(", ") };
-  return { decision: modeDefault(mode, risk), by: `mode:${mode}` };
+  const v = judge(rules, mode, toolName, risk, subjects, kind);
+  return { decision: v.decision, by: byText(v.why) };
 }
 
-/** Marks the rule that decided because the call could not be judged (`uncertain:<rule>`). */
-export const UNJUDGEABLE_PREFIX = "uncertain:";
+/** What `decide` says, with why as data (`Verdict`): deny rules, then plan mode, ask rules, allow rules, the mode. */
+export function judge(rules: PermissionRules, mode: PermissionMode, toolName: RuleTarget, risk: Risk, subjects: string[] | undefined, kind: SubjectKind = "text"): Verdict {
+  // Deny and ask rules also see the deny-only forms (a command without its wrapper; see subject-marks.ts).
+  const wide = subjects && denySubjects(subjects);
+  const deny = matching(rules.deny, toolName, wide, kind, subjects);
+  if (deny) return { decision: "deny", why: deny };
+  const ask = matching(rules.ask, toolName, wide, kind, subjects);
+  if (mode === "plan" && risk !== "read") return { decision: "deny", why: { kind: "mode", mode: "plan" } };
+  if (ask) return { decision: "ask", why: ask };
+  const allow = allowCoverage(rules.allow, toolName, subjects, kind);
+  if (allow) return { decision: "allow", why: { kind: "rule", rule: allow.map((r) => r.raw).join(", ") } };
+  return { decision: modeDefault(mode, risk), why: { kind: "mode", mode } };
+}
+
+/** The deny (or ask) rule a call meets: one that matches, or any for its tool when the call cannot be judged. */
+function matching(list: ParsedRule[], toolName: RuleTarget, wide: string[] | undefined, kind: SubjectKind, subjects: string[] | undefined): Provenance | undefined {
+  const hit = list.find((r) => ruleMatches(r, toolName, wide, false, kind));
+  if (hit) return { kind: "rule", rule: hit.raw };
+  const unsure = unjudgeable(list, toolName, subjects);
+  return unsure && { kind: "uncertain", rule: unsure.raw };
+}
 
 /**
  * A call whose subjects say what it runs cannot be judged (a computed command word, a nested shell with
@@ -158,7 +170,7 @@ export const UNJUDGEABLE_PREFIX = "uncertain:";
 function unjudgeable(rules: ParsedRule[], toolName: RuleTarget, subjects: string[] | undefined): ParsedRule | undefined {
   if (!subjects || opaqueReason(subjects) === undefined) return undefined;
   const rule = rules.find((r) => namesTool(r, toolName));
-  return rule && { ...rule, raw: `${UNJUDGEABLE_PREFIX}${rule.raw}` };
+  return rule;
 }
 
 export function modeDefault(mode: PermissionMode, risk: Risk): Decision {

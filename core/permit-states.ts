@@ -10,7 +10,7 @@ import { describeValue } from "./hook-adapters.js";
 import type { Collector, FailingCollector } from "./hook-types.js";
 import type { ToolEntry } from "./registry.js";
 import type { PermissionMode } from "./types.js";
-import type { Subjects, Verdict } from "./permit.js";
+import { byText, type Subjects, type Verdict } from "./verdict.js";
 
 type Vote = { plugin: string; decision: "allow" | "ask" | "deny"; reason?: string; version: number };
 
@@ -59,7 +59,7 @@ export class PermissionState implements FailingCollector<PermissionCheck> {
         callId: this.callId,
         sessionId: this.sessionId,
         ...(Array.isArray(subjects) ? { subjects: Object.freeze([...subjects]) } : {}),
-        verdict: Object.freeze({ ...verdict }),
+        verdict: Object.freeze({ decision: verdict.decision, by: byText(verdict.why) }),
         mode: this.mode,
         ...(this.signal ? { signal: this.signal } : {}),
       }),

@@ -12,7 +12,8 @@ import type { AgentEvent } from "./events.js";
 import { freezeCopy, plainCopy } from "./freeze.js";
 import type { RawHooks } from "./hooks.js";
 import { PermissionState, PromptState, type Answer } from "./permit-states.js";
-import { allowCoverage, decide, exactRule, namesExactly, parseRule, ruleMatches, suggestRules, UNJUDGEABLE_PREFIX, type ParsedRule, type PermissionRules, type SubjectKind } from "./permissions.js";
+import { allowCoverage, exactRule, judge, namesExactly, parseRule, ruleMatches, suggestRules, type ParsedRule, type PermissionRules, type SubjectKind } from "./permissions.js";
+import { byText, SubjectFailure, type Subjects, type Verdict } from "./verdict.js";
 import { judgeWrites, protectedPlaces, type ProtectedWrite } from "./protected-paths.js";
 import { isUncertain, opaqueReason, plainSubjects } from "./subject-marks.js";
 import { judgedPaths, pathSubjects, projectPath, recordJudged } from "./judged-paths.js";
@@ -35,8 +36,6 @@ export interface PermitDeps {
 
 /** The permission step's outcome; `input` is set when a handler rewrote the call (validated). */
 export type Permit = { decision: "allow" | "deny" | "invalid"; by: string; message?: string; input?: unknown; rewrittenBy?: string };
-export type Verdict = { decision: "allow" | "deny" | "ask"; by: string };
-export type Subjects = string[] | undefined | SubjectFailure;
 /** The protected files a call would write (see protected-paths.ts); a `SubjectFailure` when the tool's `writes` threw. */
 export type Guarded = ProtectedWrite[] | SubjectFailure;
 
@@ -47,10 +46,6 @@ interface Guard {
 }
 const NO_GUARD: Guard = { open: [], baseAllows: false };
 
-/** A tool's permissionSubject threw: the call is denied (no subject means no deny rule could match it). */
-export class SubjectFailure {
-  constructor(readonly message: string) {}
-}
 
 export class Permissions {
   mode: PermissionMode = "default";
@@ -244,9 +239,9 @@ export class Permissions {
     const guard = { open, baseAllows: base.decision === "allow" };
     const never = hits.find((h) => h.level === "never");
     if (base.decision === "deny") return { verdict: base, guard };
-    if (never) return { verdict: { decision: "deny", by: `protected:${never.path}` }, guard };
-    if (!open.length || (base.decision === "ask" && !base.by.startsWith("mode:"))) return { verdict: base, guard };
-    return { verdict: { decision: "ask", by: `protected:${[...new Set(open.map((h) => h.path))].join(", ")}` }, guard };
+    if (never) return { verdict: { decision: "deny", why: { kind: "protected", paths: never.path } }, guard };
+    if (!open.length || (base.decision === "ask" && base.why.kind !== "mode")) return { verdict: base, guard };
+    return { verdict: { decision: "ask", why: { kind: "protected", paths: [...new Set(open.map((h) => h.path))].join(", ") } }, guard };
   }
 
   /** Whether an allow rule (config, a session grant, an "always" answer) names exactly this subject. */
@@ -259,7 +254,7 @@ export class Permissions {
   /** `permission` handlers vote (and may rewrite) first; the rules then decide on the final input. */
   private async permitWithHooks(tool: ToolEntry, input: unknown, callId: string, signal: AbortSignal | undefined): Promise<Permit> {
     const state = new PermissionState(tool, input, callId, this.deps.sessionId, this.mode, (t, i) => this.verdictFor(t, i), signal);
-    await this.deps.hooks.permission.promise(state as never);
+    await this.deps.hooks.permission.promise(state);
     let args = input;
     let subjects: Subjects;
     if (state.rewrittenBy) {
@@ -284,19 +279,19 @@ export class Permissions {
     const subjects = await this.subjects(tool, input);
     const hits = await this.protectedWrites(tool, input, subjects);
     const failed = subjects instanceof SubjectFailure ? subjects : hits instanceof SubjectFailure ? hits : undefined;
-    if (failed) return { subjects: failed, verdict: { decision: "deny", by: "permissionSubject" }, guard: NO_GUARD };
+    if (failed) return { subjects: failed, verdict: { decision: "deny", why: { kind: "subject-failed" } }, guard: NO_GUARD };
     const base = tool.definition.permissionSubject ? this.verdict(tool, subjects as string[] | undefined) : this.cachedVerdict(tool);
     return { subjects, ...this.guarded(tool, base, subjects as string[] | undefined, hits as ProtectedWrite[]) };
   }
 
   private verdict(tool: ToolEntry, subjects: string[] | undefined): Verdict {
     const kind = tool.definition.subjectKind === "path" ? "path" : "text";
-    const v = decide(this.deps.rules, this.mode, tool.view, tool.risk, subjects, kind);
+    const v = judge(this.deps.rules, this.mode, tool.view, tool.risk, subjects, kind);
     if (v.decision === "ask" && (this.sessionAllow.length || this.turnAllow.length)) {
       // Answers of "always this session" (and a turn's grants) combine with the config's allow rules to cover every part of a call.
       const granted = allowCoverage([...this.sessionAllow, ...this.turnAllow, ...this.deps.rules.allow], tool.view, subjects, kind);
       const turn = granted?.some((r) => this.turnAllow.includes(r));
-      if (granted) return { decision: "allow", by: `${turn ? "turn" : "session"}:${granted.map((r) => r.raw).join(", ")}` };
+      if (granted) return { decision: "allow", why: { kind: "grant", scope: turn ? "turn" : "session", rules: granted.map((r) => r.raw).join(", ") } };
     }
     return v;
   }
@@ -322,29 +317,30 @@ export class Permissions {
     const list = subjects as string[] | undefined;
     const { verdict: v, guard } = this.guarded(tool, tool.definition.permissionSubject ? this.verdict(tool, list) : this.cachedVerdict(tool), list, hits as ProtectedWrite[]);
     const what = describeCall(tool.name, list);
-    if (v.decision === "deny") return { decision: "deny", by: v.by, message: `Permission denied: ${what} was not run because ${this.denialReason(tool, v, hits as ProtectedWrite[], list)}.` };
+    if (v.decision === "deny") return { decision: "deny", by: byText(v.why), message: `Permission denied: ${what} was not run because ${this.denialReason(tool, v, hits as ProtectedWrite[], list)}.` };
     if (votes?.deny) return { decision: "deny", by: `plugin:${votes.deny.plugin}`, message: `Denied by a plugin: ${votes.deny.reason ?? `${what} was not allowed.`}` };
-    if (votes?.ask) return this.ask(tool, input, callId, { decision: "ask", by: `plugin:${votes.ask.plugin}${votes.ask.reason ? `: ${votes.ask.reason}` : ""}` }, list, what, false, signal, guard);
-    const fromMode = v.by.startsWith("mode:");
+    if (votes?.ask) return this.ask(tool, input, callId, { decision: "ask", why: { kind: "plugin", plugin: votes.ask.plugin, reason: votes.ask.reason } }, list, what, false, signal, guard);
+    const fromMode = v.why.kind === "mode";
     if (v.decision === "ask" && fromMode && votes?.allow) return { decision: "allow", by: `plugin:${votes.allow.plugin}` };
-    if (v.decision === "allow") return v as Permit;
+    if (v.decision === "allow") return { decision: "allow", by: byText(v.why) };
     return this.ask(tool, input, callId, v, list, what, fromMode, signal, guard);
   }
 
   private denialReason(tool: ToolEntry, v: Verdict, hits: ProtectedWrite[], subjects: string[] | undefined): string {
-    if (v.by.startsWith("mode:")) return `${tool.risk} tools are not allowed in ${this.mode} mode`;
-    const never = v.by.startsWith("protected:") ? hits.find((h) => h.level === "never") : undefined;
+    const why = v.why;
+    if (why.kind === "mode") return `${tool.risk} tools are not allowed in ${this.mode} mode`;
+    const never = why.kind === "protected" ? hits.find((h) => h.level === "never") : undefined;
     if (never) return `it would write ${never.path}, ${never.why}, which tools never write (in any mode, whatever the rules)`;
-    if (v.by.startsWith(UNJUDGEABLE_PREFIX)) return unjudgeableReason(v.by.slice(UNJUDGEABLE_PREFIX.length), subjects);
-    return `it matches the deny rule "${v.by}"`;
+    if (why.kind === "uncertain") return unjudgeableReason(why.rule, subjects);
+    return `it matches the deny rule "${byText(why)}"`;
   }
 
   /** A question: `permissionRequest` handlers first, then the user (with no terminal: denied, naming the rule to add). */
   private async ask(tool: ToolEntry, input: unknown, callId: string, v: Verdict, subjects: string[] | undefined, what: string, answerable: boolean, signal?: AbortSignal, guard = NO_GUARD): Promise<Permit> {
     const suggestedRules = suggestRules(tool.name, subjects);
     if (this.deps.hooks.permissionRequest.isUsed()) {
-      const state = new PromptState(tool, input, callId, this.deps.sessionId, this.mode, { subjects, reason: v.by, answerable, suggestedRules, signal });
-      await this.deps.hooks.permissionRequest.promise(state as never);
+      const state = new PromptState(tool, input, callId, this.deps.sessionId, this.mode, { subjects, reason: byText(v.why), answerable, suggestedRules, signal });
+      await this.deps.hooks.permissionRequest.promise(state);
       const answer = state.answer();
       if (answer?.decision === "deny") {
         return { decision: "deny", by: `plugin:${answer.plugin}`, message: `Permission denied by a plugin: ${what} was not run${answer.reason ? `: ${answer.reason}` : "."}` };
@@ -364,11 +360,12 @@ export class Permissions {
     const { subjects, verdict, guard } = await this.evaluate(tool, args);
     const rewritten = { input: args, rewrittenBy: answer.plugin };
     if (subjects instanceof SubjectFailure || verdict.decision === "deny") {
-      const why = verdict.by === "permissionSubject" ? "its permission check failed" : verdict.by.startsWith("protected:") ? "it would write a file tools never write" : `it matches "${verdict.by}"`;
-      return { ...rewritten, decision: "deny", by: verdict.by, message: `Input rewritten by plugin ${answer.plugin} was denied: ${why}.` };
+      const kind = verdict.why.kind;
+      const why = kind === "subject-failed" ? "its permission check failed" : kind === "protected" ? "it would write a file tools never write" : `it matches "${byText(verdict.why)}"`;
+      return { ...rewritten, decision: "deny", by: byText(verdict.why), message: `Input rewritten by plugin ${answer.plugin} was denied: ${why}.` };
     }
     // An ask rule (or a protected file) means the user is asked, whoever rewrote the call.
-    if (verdict.decision === "ask" && !verdict.by.startsWith("mode:")) {
+    if (verdict.decision === "ask" && verdict.why.kind !== "mode") {
       return { ...rewritten, ...(await this.askUser(tool, args, callId, verdict, subjects, describeCall(tool.name, subjects), suggestRules(tool.name, subjects), guard)) };
     }
     return { ...rewritten, decision: "allow", by };
@@ -378,11 +375,11 @@ export class Permissions {
     const suggestedRule = suggestedRules.join(", ");
     // The same rules as a config file must hold them to mean exactly this call (see exact-rules.ts).
     const exact = projectRules(tool.name, subjects, tool.definition.subjectKind === "path" ? "path" : "text");
-    if (!this.asker && v.by.startsWith("protected:")) return this.protectedDenial(tool, v, subjects, what, guard);
+    if (!this.asker && v.why.kind === "protected") return this.protectedDenial(tool, v, subjects, what, guard);
     if (!this.asker) {
       return {
         decision: "deny",
-        by: v.by,
+        by: byText(v.why),
         message:
           `Permission denied: ${what} (risk: ${tool.risk}) needs approval and there is no terminal to ask. ` +
           `To allow it, add ${(exact.length ? exact : suggestedRules).map((r) => `"${r}"`).join(" and ")} to ${this.allowKey()} in ${this.deps.configFileHint}, ` +
@@ -397,7 +394,7 @@ export class Permissions {
     let answer: Awaited<ReturnType<PermissionAsker>>;
     try {
       const protectedWrites = guard.open.length ? { protectedWrites: Object.freeze(guard.open.map((h) => Object.freeze({ path: h.path, why: h.why }))) } : {};
-      answer = await this.asker!({ tool: tool.view, input: freezeCopy(input), subject, parts: parts ?? [], uncertain, suggestedRule, suggestedRules, projectRules: exact, reason: v.by, ...protectedWrites });
+      answer = await this.asker!({ tool: tool.view, input: freezeCopy(input), subject, parts: parts ?? [], uncertain, suggestedRule, suggestedRules, projectRules: exact, reason: byText(v.why), ...protectedWrites });
     } catch (err) {
       answer = "deny";
       this.deps.emit({ type: "notice", level: "warn", source: "permissions", message: `permission prompt failed: ${errorMessage(err)}` });
@@ -432,7 +429,7 @@ export class Permissions {
       : "No rule can name this call exactly; run it where you can answer the question.";
     return {
       decision: "deny",
-      by: v.by,
+      by: byText(v.why),
       message: `Permission denied: ${what} was not run: it would write ${files}, a file that decides what the agent may do, which is asked about in every permission mode, and there is no terminal to ask. ${how}`,
     };
   }
