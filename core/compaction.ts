@@ -17,6 +17,9 @@ import type { ModelMessage, ModelProvider, ModelRequest, ModelTool } from "./mod
 import { describeValue } from "./hook-adapters.js";
 import type { Collector } from "./hook-types.js";
 import type { PermissionMode } from "./types.js";
+import type { CompactOutcome } from "./compact-outcome.js";
+
+export type { CompactOutcome } from "./compact-outcome.js";
 
 /** The share of the window kept verbatim as recent turns (the rest is summarised). */
 export const KEEP_RECENT_SHARE = 0.3;
@@ -37,20 +40,6 @@ export const SUMMARY_INSTRUCTIONS = [
   "4. Decisions: choices made and why, and the user's preferences or constraints.",
   "5. Open: what is left to do, errors not yet solved, the next step.",
 ].join("\n");
-
-export interface CompactOutcome {
-  ok: boolean;
-  /** Why nothing was compacted (blocked, nothing to summarise, the summary request failed). */
-  reason?: string;
-  blockedBy?: string;
-  tokensBefore: number;
-  tokensAfter: number;
-  /** Messages replaced by the summary. */
-  summarized: number;
-  /** Tool results shortened. */
-  shortened: number;
-  summary?: string;
-}
 
 export interface CompactDeps {
   hooks: RawHooks;

@@ -4,7 +4,10 @@
  * an error naming the file (a typo should not be silently ignored).
  */
 import { z } from "zod";
-import type { Plugin } from "./plugin-types.js";
+import type { ContractSlots } from "./contract-slots.js";
+
+/** An inline plugin object: `Plugin`, which refers back to this config (contract-slots.ts). */
+type Plugin = ContractSlots["plugin"];
 
 export const RiskSchema = z.enum(["read", "write", "execute", "network"]);
 export const PermissionModeSchema = z.enum(["default", "plan", "acceptEdits", "bypass"]);

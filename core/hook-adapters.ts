@@ -4,11 +4,10 @@
  * every hook of the table (hooks.ts): a hook without an adapter does not compile.
  */
 import { freezeCopy, plainCopy } from "./freeze.js";
-import type { AttributedDecision, Collector, FailingCollector } from "./hook-types.js";
+import type { AttributedDecision, BeforeToolCallDecision, Collector, FailingCollector } from "./hook-types.js";
 import { HOOKS, type HandedArgs, type HookName, type HostArgs } from "./hooks.js";
 import { fromPluginConfigView, pluginConfigView } from "./host-view.js";
 import { KIND_NAMES, registerHookOf, type RegisterHookName } from "./kinds.js";
-import type { BeforeToolCallDecision } from "./plugin-types.js";
 
 /** What an adapter may ask of the driver. */
 export interface AdapterContext {

@@ -1,10 +1,11 @@
 /**
  * What the session, prompt and permission hooks hand their handlers and what they may return. Every
  * argument is a frozen copy; a handler changes what happens only through its return value, which the
- * host checks. (The tool-call hooks' types are in plugin-types.ts.)
+ * host checks. The tool-call hooks' and the `config` hook's types are here too, below the plugin
+ * contract (contract.ts) and the hook table (hooks.ts) that both name them.
  */
-import type { ToolCallInfo } from "./plugin-types.js";
-import type { PermissionMode } from "./types.js";
+import type { ConfigTrust } from "./trust.js";
+import type { DeepReadonly, PermissionMode, RegisteredTool } from "./types.js";
 
 /**
  * The argument of a hook whose handlers' answers the host gathers (permission votes, prompt context,
@@ -166,3 +167,41 @@ export interface CompactInfo {
  * what the summary is asked to keep (several handlers' instructions are joined).
  */
 export type CompactDecision = { block: string } | { instructions: string };
+
+/**
+ * A call as `beforeToolCall` / `afterToolCall` see it: a frozen copy. Changing it changes nothing;
+ * a `beforeToolCall` handler changes a call only by returning `{ input }`, which the gate validates
+ * and decides again. Use `isCallTo(call, tool)` to get the tool's typed input.
+ */
+export interface ToolCallInfo<I = unknown> {
+  readonly tool: RegisteredTool;
+  readonly input: DeepReadonly<I>;
+  readonly callId: string;
+  readonly sessionId: string;
+}
+
+/**
+ * What a `beforeToolCall` handler may return: deny the call (the first denial stops it), or replace
+ * its input (later handlers see the new input; the gate validates it and decides permission again).
+ */
+export type BeforeToolCallDecision = { deny: string } | { input: unknown };
+
+/** What the `config` hook is handed besides the config. */
+export interface ConfigEnv {
+  /** The project root (where `.mcp.json`-style files live). */
+  readonly projectRoot: string;
+  /** Folder of the project config file (the project root when there is none). */
+  readonly configDir: string;
+  /** Files the config was read from so far, in merge order. */
+  readonly files: readonly string[];
+  /** Record a file this plugin read config from (shown by `agent config`, named in messages). */
+  addFile(file: string): void;
+  /** A value from config that is a secret (a server's env or header value): redacted from every record and output. */
+  addSecret(value: string, label: string): void;
+  /**
+   * The folder's trust. A plugin that reads a file of the folder itself (the MCP plugin's `.mcp.json`)
+   * asks `trust.admit({ kind, name, file, value, detail })` for each part that would run code or widen
+   * what the agent may do, and leaves out every part it refuses; the user is told what was not loaded.
+   */
+  readonly trust: ConfigTrust;
+}

@@ -11,21 +11,14 @@
 import type { AgentConfig } from "./config-schema.js";
 import type { AgentEvent } from "./events.js";
 import type { ModelRequest } from "./model.js";
-import type {
-  AgentRegistrar,
-  BeforeToolCallDecision,
-  CommandRegistrar,
-  ConfigEnv,
-  ProviderRegistrar,
-  SkillRegistrar,
-  ToolCallInfo,
-  ToolRegistrar,
-} from "./plugin-types.js";
+import type { AgentRegistrar, CommandRegistrar, ProviderRegistrar, SkillRegistrar, ToolRegistrar } from "./registrar-types.js";
 import type {
   AttributedDecision,
+  BeforeToolCallDecision,
   Collector,
   CompactDecision,
   CompactInfo,
+  ConfigEnv,
   FailingCollector,
   PermissionCheck,
   PermissionPromptAnswer,
@@ -36,6 +29,7 @@ import type {
   SessionStartResult,
   StopDecision,
   StopInfo,
+  ToolCallInfo,
   ToolCallState,
   UserPromptDecision,
   UserPromptInfo,

@@ -127,6 +127,8 @@ export { listSessions, findSession, readSession, sessionsDir, sessionFile, prune
 export type { SessionSummary, SessionMeta, SessionRecord, LoadedSession } from "./session-store.js";
 export type { ResumeResult } from "./session-recorder.js";
 export type { CompactOutcome } from "./compaction.js";
+/** @internal How lower contract modules name `Plugin` and `PluginHost` without an import cycle (contract-slots.ts); not for plugins. */
+export type { ContractSlots } from "./contract-slots.js";
 export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_COMPACT_THRESHOLD } from "./context-window.js";
 export { loadInstructions, INSTRUCTION_NAMES, type Instructions, type InstructionFile } from "./instructions.js";
 export { BUILTIN_MODEL_ALIASES, expandModelAlias, modelAliases } from "./model-aliases.js";

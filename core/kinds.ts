@@ -13,7 +13,7 @@
  */
 import type { ModelProvider } from "./model.js";
 import { baseRegistrar, KindSpec, type BaseRegistrar, type KindEnv, type RegistrarParts } from "./kind-entry.js";
-import type { AgentRegistrar, CommandRegistrar, ProviderRegistrar, SkillRegistrar, ToolRegistrar } from "./plugin-types.js";
+import type { AgentRegistrar, CommandRegistrar, ProviderRegistrar, SkillRegistrar, ToolRegistrar } from "./registrar-types.js";
 import {
   agentEntry,
   commandEntry,

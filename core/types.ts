@@ -4,7 +4,10 @@
  * (Plugin types are in plugin-types.ts, the host's in host-types.ts.)
  */
 import type { z } from "zod";
-import type { PluginHost } from "./host-types.js";
+import type { ContractSlots } from "./contract-slots.js";
+
+/** The host as plugins see it, declared above the definitions it lists (contract-slots.ts). */
+type PluginHost = ContractSlots["pluginHost"];
 
 /** What a tool may do to the world. Permission modes are defined in terms of risk. */
 export type Risk = "read" | "write" | "execute" | "network";

@@ -46,11 +46,15 @@ describe("import rules (dependency-cruiser)", () => {
     writeFile(path.join(dir, "plugins/b/index.ts"), 'import { a } from "./c.js";\nexport const y = a;\n');
     writeFile(path.join(dir, "plugins/b/c.ts"), 'import { y } from "./index.js";\nimport "../../cli/main.js";\nexport const a = String(y);\n');
     writeFile(path.join(dir, "cli/main.ts"), 'import "../plugins/a/index.js";\nexport {};\n');
+    // Types that refer to each other across two files: a cycle of type-only imports, gone at runtime.
+    writeFile(path.join(dir, "core/plugin-types.ts"), 'import type { Host } from "./host-types.js";\nexport interface Plugin { host: Host }\n');
+    writeFile(path.join(dir, "core/host-types.ts"), 'import type { Plugin } from "./plugin-types.js";\nexport interface Host { plugins: Plugin[] }\n');
     const r = await cruise(dir, ["core", "cli", "plugins"]);
     expect(r.code).not.toBe(0);
     for (const rule of ["core-knows-no-plugin", "public-api-only", "plugins-stay-apart", "plugins-know-no-cli", "only-the-composition-root-picks-plugins", "no-circular"]) {
       expect(r.output, rule).toContain(`error ${rule}:`);
     }
+    expect(r.output, "a type-only cycle").toMatch(/error no-circular: core\/(plugin|host)-types\.ts → \n\s+core\/(host|plugin)-types\.ts/);
   });
 });
 
