@@ -27,16 +27,40 @@ function describe(v: unknown): string {
   return Array.isArray(v) ? "an array" : v === null ? "null" : typeof v;
 }
 
-export function checkTool(def: unknown, existing: Holders): Rejection | undefined {
-  if (typeof def !== "object" || def === null) return { name: "(unnamed)", reason: `expected a tool definition object, got ${describe(def)}` };
-  const d = def as Partial<ToolDefinition>;
+/** How a kind names its definitions: what the object is called, which names are valid, and the rule said when one is not. */
+interface Naming {
+  kind: string;
+  object: string;
+  valid(name: string): boolean;
+  rule: string;
+}
+
+/** What every kind checks alike: an object, with a valid name nobody holds yet. The definition and its name, or the rejection. */
+function named<T>(def: unknown, existing: Holders, naming: Naming): { d: Partial<T>; name: string } | Rejection {
+  if (typeof def !== "object" || def === null) return { name: "(unnamed)", reason: `expected ${naming.object}, got ${describe(def)}` };
+  const d = def as Partial<T> & { name?: unknown };
   const name = typeof d.name === "string" ? d.name : "(unnamed)";
-  if (typeof d.name !== "string" || !TOOL_NAME_RE.test(d.name))
-    return { name, reason: `invalid tool name ${JSON.stringify(d.name)}: must match ^[a-zA-Z0-9_-]{1,64}$` };
+  if (typeof d.name !== "string" || !naming.valid(d.name)) return { name, reason: `invalid ${naming.kind} name ${JSON.stringify(d.name)}: ${naming.rule}` };
   const prev = existing.get(d.name);
-  if (prev) return { name, reason: `duplicate tool name: already registered by ${prev.source}` };
+  if (prev) return { name, reason: `duplicate ${naming.kind} name: already registered by ${prev.source}` };
+  return { d, name };
+}
+
+const isRejection = (r: object): r is Rejection => "reason" in r;
+
+const TOOL_NAMING: Naming = { kind: "tool", object: "a tool definition object", valid: (n) => TOOL_NAME_RE.test(n), rule: "must match ^[a-zA-Z0-9_-]{1,64}$" };
+const COMMAND_NAMING: Naming = { kind: "command", object: "a command definition object", valid: (n) => COMMAND_NAME_RE.test(n), rule: "must match ^[a-zA-Z0-9_:.-]{1,64}$" };
+const HYPHENATED = "lowercase letters, digits and single hyphens, at most 64 characters";
+const SKILL_NAMING: Naming = { kind: "skill", object: "a skill definition object", valid: (n) => n.length <= 64 && SKILL_NAME_RE.test(n), rule: HYPHENATED };
+const PROVIDER_NAMING: Naming = { kind: "provider", object: "a provider object", valid: (n) => PROVIDER_NAME_RE.test(n), rule: "lowercase letters, digits, _ and -" };
+const AGENT_NAMING: Naming = { kind: "agent", object: "an agent definition object", valid: (n) => n.length <= 64 && AGENT_NAME_RE.test(n), rule: HYPHENATED };
+
+export function checkTool(def: unknown, existing: Holders): Rejection | undefined {
+  const r = named<ToolDefinition>(def, existing, TOOL_NAMING);
+  if (isRejection(r)) return r;
+  const { d, name } = r;
   // Rules may name a tool by an alias (`Bash(rm:*)`), so a name or alias must mean one tool only.
-  const aliased = existing.aliasOf(d.name);
+  const aliased = existing.aliasOf(name);
   if (aliased) return { name, reason: `tool name is an alias of a tool registered by ${aliased.source}` };
   if (typeof d.description !== "string" || d.description.trim() === "") return { name, reason: "missing description" };
   if (typeof d.run !== "function") return { name, reason: "missing run function" };
@@ -52,7 +76,7 @@ export function checkTool(def: unknown, existing: Holders): Rejection | undefine
     return { name, reason: "aliases must be a list of names matching ^[a-zA-Z0-9_-]{1,64}$" };
   }
   for (const alias of d.aliases ?? []) {
-    const holder = alias === d.name ? undefined : (existing.get(alias) ?? existing.aliasOf(alias));
+    const holder = alias === name ? undefined : (existing.get(alias) ?? existing.aliasOf(alias));
     if (holder) return { name, reason: `alias ${JSON.stringify(alias)} already names a tool registered by ${holder.source}` };
   }
   if (d.risk !== undefined && !RISKS.includes(d.risk)) return { name, reason: `invalid risk ${JSON.stringify(d.risk)}: expected one of ${RISKS.join(", ")}` };
@@ -65,13 +89,9 @@ export function checkTool(def: unknown, existing: Holders): Rejection | undefine
 }
 
 export function checkCommand(def: unknown, existing: Holders): Rejection | undefined {
-  if (typeof def !== "object" || def === null) return { name: "(unnamed)", reason: `expected a command definition object, got ${describe(def)}` };
-  const d = def as Partial<CommandDefinition>;
-  const name = typeof d.name === "string" ? d.name : "(unnamed)";
-  if (typeof d.name !== "string" || !COMMAND_NAME_RE.test(d.name))
-    return { name, reason: `invalid command name ${JSON.stringify(d.name)}: must match ^[a-zA-Z0-9_:.-]{1,64}$` };
-  const prev = existing.get(d.name);
-  if (prev) return { name, reason: `duplicate command name: already registered by ${prev.source}` };
+  const r = named<CommandDefinition>(def, existing, COMMAND_NAMING);
+  if (isRejection(r)) return r;
+  const { d, name } = r;
   if (typeof d.description !== "string" || d.description.trim() === "") return { name, reason: "missing description" };
   if (typeof d.run !== "function") return { name, reason: "missing run function" };
   return undefined;
@@ -79,13 +99,9 @@ export function checkCommand(def: unknown, existing: Holders): Rejection | undef
 
 /** The SKILL.md rules: name lowercase-hyphenated, at most 64 characters; description 1 to 1024 characters. */
 export function checkSkill(def: unknown, existing: Holders): Rejection | undefined {
-  if (typeof def !== "object" || def === null) return { name: "(unnamed)", reason: `expected a skill definition object, got ${describe(def)}` };
-  const d = def as Partial<SkillDefinition>;
-  const name = typeof d.name === "string" ? d.name : "(unnamed)";
-  if (typeof d.name !== "string" || d.name.length > 64 || !SKILL_NAME_RE.test(d.name))
-    return { name, reason: `invalid skill name ${JSON.stringify(d.name)}: lowercase letters, digits and single hyphens, at most 64 characters` };
-  const prev = existing.get(d.name);
-  if (prev) return { name, reason: `duplicate skill name: already registered by ${prev.source}` };
+  const r = named<SkillDefinition>(def, existing, SKILL_NAMING);
+  if (isRejection(r)) return r;
+  const { d, name } = r;
   if (typeof d.description !== "string" || d.description.trim() === "") return { name, reason: "missing description" };
   if (d.description.length > 1024) return { name, reason: `description is ${d.description.length} characters; at most 1024 allowed` };
   if (typeof d.content !== "string") return { name, reason: "missing content (the Markdown body)" };
@@ -93,26 +109,18 @@ export function checkSkill(def: unknown, existing: Holders): Rejection | undefin
 }
 
 export function checkProvider(p: unknown, existing: Holders): Rejection | undefined {
-  if (typeof p !== "object" || p === null) return { name: "(unnamed)", reason: `expected a provider object, got ${describe(p)}` };
-  const d = p as Partial<ModelProvider>;
-  const name = typeof d.name === "string" ? d.name : "(unnamed)";
-  if (typeof d.name !== "string" || !PROVIDER_NAME_RE.test(d.name))
-    return { name, reason: `invalid provider name ${JSON.stringify(d.name)}: lowercase letters, digits, _ and -` };
-  const prev = existing.get(d.name);
-  if (prev) return { name, reason: `duplicate provider name: already registered by ${prev.source}` };
+  const r = named<ModelProvider>(p, existing, PROVIDER_NAMING);
+  if (isRejection(r)) return r;
+  const { d, name } = r;
   if (typeof d.stream !== "function") return { name, reason: "missing stream function" };
   return undefined;
 }
 
 /** Claude Code's subagent fields, as agent-host types them (see `AgentDefinition`). */
 export function checkAgent(def: unknown, existing: Holders): Rejection | undefined {
-  if (typeof def !== "object" || def === null) return { name: "(unnamed)", reason: `expected an agent definition object, got ${describe(def)}` };
-  const d = def as Partial<Record<keyof AgentDefinition, unknown>>;
-  const name = typeof d.name === "string" ? d.name : "(unnamed)";
-  if (typeof d.name !== "string" || d.name.length > 64 || !AGENT_NAME_RE.test(d.name))
-    return { name, reason: `invalid agent name ${JSON.stringify(d.name)}: lowercase letters, digits and single hyphens, at most 64 characters` };
-  const prev = existing.get(d.name);
-  if (prev) return { name, reason: `duplicate agent name: already registered by ${prev.source}` };
+  const r = named<Record<keyof AgentDefinition, unknown>>(def, existing, AGENT_NAMING);
+  if (isRejection(r)) return r;
+  const { d, name } = r;
   if (typeof d.description !== "string" || d.description.trim() === "") return { name, reason: "missing description (when to use the agent)" };
   if (typeof d.prompt !== "string") return { name, reason: `prompt (the agent's system prompt, the Markdown body) must be a string, got ${describe(d.prompt)}` };
   for (const k of ["tools", "disallowedTools", "skills"] as const) {
