@@ -5,19 +5,11 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, expect, test } from "vitest";
-import { startFake, type FakeServer } from "../core/loop-helpers.js";
-import { assertBuilt, cleanEnv, makeProject, runCli, type Project } from "./run-helpers.js";
+import { beforeAll, expect, test } from "vitest";
+import { assertBuilt, cleanEnv, fakeOpenAiProject, runCli } from "./run-helpers.js";
 
 beforeAll(assertBuilt);
 
-let srv: FakeServer | undefined;
-let project: Project | undefined;
-afterEach(async () => {
-  await srv?.close();
-  await project?.remove();
-  srv = project = undefined;
-});
 
 const COUNT = 200_000;
 
@@ -36,12 +28,7 @@ function writeTranscript(dir: string, id: string): void {
 
 test("a 200 000-message transcript resumes with -c and the run goes on", { timeout: 300_000 }, async () => {
   // The window is large enough that the whole conversation goes to the model as it is.
-  srv = await startFake("openai", [{ text: "Still here." }]);
-  project = await makeProject({
-    model: "openai:gpt-fake",
-    providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } },
-    contextWindow: 100_000_000,
-  });
+  const { srv, project } = await fakeOpenAiProject([{ text: "Still here." }], { model: "openai:gpt-fake", contextWindow: 100_000_000 });
   const id = "0190aaaa-bbbb-7ccc-8ddd-eeeeffff0000";
   writeTranscript(project.dir, id);
   const r = await runCli(["run", "-c", "-p", "go on", "--output-format", "json"], { cwd: project.dir, env: cleanEnv({}, project.dir) });
@@ -54,8 +41,7 @@ test("a 200 000-message transcript resumes with -c and the run goes on", { timeo
 });
 
 test("a 200 000-message transcript past the context window resumes, compacts and goes on", { timeout: 300_000 }, async () => {
-  srv = await startFake("openai", [{ text: "Summary of the long session." }, { text: "Back after compaction." }]);
-  project = await makeProject({ model: "openai:gpt-fake", providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } }, contextWindow: 200_000 });
+  const { srv, project } = await fakeOpenAiProject([{ text: "Summary of the long session." }, { text: "Back after compaction." }], { model: "openai:gpt-fake", contextWindow: 200_000 });
   const id = "0190aaaa-bbbb-7ccc-8ddd-eeeeffff0001";
   writeTranscript(project.dir, id);
   const r = await runCli(["run", "-c", "-p", "go on", "--output-format", "json"], { cwd: project.dir, env: cleanEnv({}, project.dir) });

@@ -6,7 +6,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { REPO, tempDir } from "../core/loop-helpers.js";
+import { onTestFinished } from "vitest";
+import { REPO, startFake, tempDir, type FakeServer, type Turn } from "../core/loop-helpers.js";
 
 export const CLI = path.join(REPO, "dist", "cli.js");
 
@@ -53,6 +54,18 @@ export async function makeProject(config: Record<string, unknown>): Promise<Proj
   await writeFile(path.join(tmp.dir, "tools.mjs"), TOOLS_PLUGIN);
   await writeFile(path.join(tmp.dir, ".agentrc.json"), JSON.stringify({ plugins: ["./tools.mjs"], ...config }, null, 2));
   return tmp;
+}
+
+/**
+ * A fake `openai` model server answering `turns`, and a project whose config points at it (plus `config`),
+ * both closed and removed when the test finishes.
+ */
+export async function fakeOpenAiProject(turns: Turn[], config: Record<string, unknown> = {}): Promise<{ srv: FakeServer; project: Project }> {
+  const srv = await startFake("openai", turns);
+  onTestFinished(() => srv.close());
+  const project = await makeProject({ providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } }, ...config });
+  onTestFinished(() => project.remove());
+  return { srv, project };
 }
 
 /** The environment a CLI run sees: none of the developer's keys, models or user config. */

@@ -2,24 +2,15 @@
  * `agent sessions` names the model a session ran with when it came from `--model` (issue 20: the MODEL
  * column was empty), and the newest one after `-c --model <another>`. Needs `npm run build` first.
  */
-import { afterEach, beforeAll, expect, test } from "vitest";
-import { startFake, type FakeServer } from "../core/loop-helpers.js";
-import { assertBuilt, cleanEnv, makeProject, runCli, type Project } from "./run-helpers.js";
+import { beforeAll, expect, test } from "vitest";
+import { assertBuilt, cleanEnv, fakeOpenAiProject, runCli } from "./run-helpers.js";
 
 beforeAll(assertBuilt);
 
-let srv: FakeServer | undefined;
-let project: Project | undefined;
-afterEach(async () => {
-  await srv?.close();
-  await project?.remove();
-  srv = project = undefined;
-});
 
 test("a session started with --model and no model in config lists that model; -c --model another lists the newer", async () => {
-  srv = await startFake("openai", [{ text: "First." }, { text: "Second." }]);
   // No `model` in the config: only the flag names one.
-  project = await makeProject({ providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } } });
+  const { srv, project } = await fakeOpenAiProject([{ text: "First." }, { text: "Second." }]);
   const env = cleanEnv({}, project.dir);
   const first = await runCli(["run", "--model", "openai:gpt-flag", "-p", "hello", "--output-format", "json"], { cwd: project.dir, env });
   expect(first.code, first.stderr).toBe(0);
