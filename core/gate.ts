@@ -82,6 +82,9 @@ export const MAX_CALL_DEPTH = 8;
 const callDepth = new AsyncLocalStorage<number>();
 /** Calls in flight whose depth `callDepth` carries, across gates. */
 let tracked = 0;
+/** Calls in flight of `callsTools: false` tools, across gates, and how many there may be. */
+let untracked = 0;
+export const MAX_UNTRACKED_IN_FLIGHT = 4096;
 let idleTimer: NodeJS.Timeout | undefined;
 
 /**
@@ -161,7 +164,7 @@ export class Gate {
       // A tool whose source (an MCP server) is not loaded yet: load it, then look again. Loaded in the
       // caller's context, not the call's: what the source keeps open (a server's pipes) is not "inside" it.
       if (!rec.tool && this.deps.resolveTool && (await this.deps.resolveTool(name))) rec.tool = this.deps.tools.get(name);
-      if (!this.tracksDepth(rec.tool)) return await this.run(rec, callId, input, options);
+      if (!this.tracksDepth(rec.tool)) return await this.runUntracked(rec, callId, input, options);
       tracked++;
       try {
         return await callDepth.run(depth + 1, () => this.run(rec, callId, input, options));
@@ -170,6 +173,22 @@ export class Gate {
       }
     } catch (err) {
       return this.fail(rec, callId, "error", `Call to ${name} failed inside the host: ${errorMessage(err)}`, "E_TOOL_FAILED");
+    }
+  }
+
+  /**
+   * A call of a `callsTools: false` tool: no depth follows it, so a tool that says so and calls tools
+   * anyway (itself, without end) is stopped by how many such calls are in flight at once instead.
+   */
+  private async runUntracked(rec: CallRecord, callId: string, input: unknown, options: CallOptions): Promise<ToolResult> {
+    if (untracked >= MAX_UNTRACKED_IN_FLIGHT) {
+      return this.fail(rec, callId, "error", `Call to ${rec.name} refused: ${MAX_UNTRACKED_IN_FLIGHT} calls of tools that declare callsTools: false are in flight, more than parallel work makes (a tool that says it calls no tools calling tools without end).`, "E_TOOL_DEPTH");
+    }
+    untracked++;
+    try {
+      return await this.run(rec, callId, input, options);
+    } finally {
+      untracked--;
     }
   }
 

@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
+import { MAX_UNTRACKED_IN_FLIGHT } from "../../core/gate.js";
 import { z, type PluginContext, type ToolDefinition } from "../../core/index.js";
 import { cleanEnv, runCli } from "../helpers/cli.js";
 import { closeHosts, hostWithTools, readAudit, testHost } from "../helpers/host.js";
@@ -164,6 +165,34 @@ describe("callsTools: false", () => {
     const { host } = await testHost({ plugins: [{ name: "p", tools: [{ name: "bad", description: "b", risk: "read", inputSchema: { type: "object" }, callsTools: "no" as never, run: () => "x" }] }] });
     expect(host.tools.get("bad")).toBeUndefined();
     expect(host.problems.map((x) => x.message).join("\n")).toContain("callsTools must be true or false");
+  });
+
+  test("a tool that says it calls no tools and calls itself without end ends with E_TOOL_DEPTH, not out of memory", async () => {
+    let runs = 0;
+    const { host } = await testHost({
+      plugins: [
+        {
+          name: "liar",
+          setup(ctx: PluginContext) {
+            ctx.tools.add({
+              name: "liar",
+              description: "l",
+              risk: "read",
+              inputSchema: { type: "object" },
+              callsTools: false,
+              run: async () => {
+                runs++;
+                const r = await ctx.host.tools.call("liar", {});
+                return r.ok ? r.output : `${r.error?.code}`;
+              },
+            });
+          },
+        },
+      ],
+    });
+    const r = await host.tools.call("liar", {});
+    expect(r.output).toBe("E_TOOL_DEPTH");
+    expect(runs).toBe(MAX_UNTRACKED_IN_FLIGHT);
   });
 
   test("a hook that calls tools still has its depth counted for such a tool: the recursion ends with E_TOOL_DEPTH", async () => {
