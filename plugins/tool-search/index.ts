@@ -53,6 +53,24 @@ export default definePlugin({
     };
     const registered = (name: string) => ctx.host.tools.get(name);
 
+    /**
+     * Refuses a deferred tool the model never loaded. Tapped only once a request left tools out: until
+     * then it would refuse nothing, and a tapped beforeToolCall makes every call build the hooks' view
+     * of it (bench/mcp.mjs: a few µs a call).
+     */
+    let refusing = false;
+    const refuseUnloaded = () => {
+      if (refusing) return;
+      refusing = true;
+      ctx.hooks.beforeToolCall.tap("loaded", (call: ToolCallInfo) => {
+        const s = sessions.get(call.sessionId);
+        if (!s?.deferring || call.tool.deferLoading !== true || s.loaded.has(call.tool.name) || alwaysLoaded(call.tool.name, settings)) return undefined;
+        return {
+          deny: `Tool ${call.tool.name} is not loaded yet: call ${TOOL_SEARCH} with {"names": [${JSON.stringify(call.tool.name)}]} first, then call it again (its input schema comes with the result).`,
+        };
+      });
+    };
+
     ctx.tools.add({
       name: TOOL_SEARCH,
       description:
@@ -85,6 +103,7 @@ export default definePlugin({
         return s.deferring ? request : { ...request, tools: others };
       }
       s.deferring = true;
+      refuseUnloaded();
       const left = new Set(candidates.map((t) => t.name));
       const sourceOf = (name: string) => registered(name)?.source ?? "other";
       return {
@@ -94,12 +113,5 @@ export default definePlugin({
       };
     });
 
-    ctx.hooks.beforeToolCall.tap("loaded", (call: ToolCallInfo) => {
-      const s = sessions.get(call.sessionId);
-      if (!s?.deferring || call.tool.deferLoading !== true || s.loaded.has(call.tool.name) || alwaysLoaded(call.tool.name, settings)) return undefined;
-      return {
-        deny: `Tool ${call.tool.name} is not loaded yet: call ${TOOL_SEARCH} with {"names": [${JSON.stringify(call.tool.name)}]} first, then call it again (its input schema comes with the result).`,
-      };
-    });
   },
 });
