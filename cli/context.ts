@@ -10,6 +10,7 @@ import type { BaseContext } from "./args.js";
 import { trustNotice as trustNoticeLine } from "./trust-text.js";
 import { builtinPlugins } from "./builtins.js";
 import { flagConfig, flagPlugins, unmatchedFlagRules, type RunFlags } from "./flags.js";
+import { claudeOnlyRulesLine } from "./rule-check.js";
 import { printJson, table } from "./format.js";
 import { printableFor } from "./render/_style.js";
 import { redactString } from "../core/index.js";
@@ -113,6 +114,8 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
         const say = (m: string) => process.stderr.write(`agent: ${printableFor(process.stderr, redactString(m))}\n`);
         for (const p of host.problems) if (p.level !== "warning") say(p.message);
         if (flags.flags) for (const w of unmatchedFlagRules(host, flags.flags)) say(w);
+        const claudeOnly = claudeOnlyRulesLine(host);
+        if (claudeOnly) say(claudeOnly);
         host.on((e) => {
           if (e.type === "notice" && e.level !== "info") say(e.message);
         });

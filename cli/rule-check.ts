@@ -35,11 +35,18 @@ export function unmatchedRules(host: PluginHost): RuleWarning[] {
         key: `permissions.${list}[${i}]`,
         rule,
         suggestion,
-        message: `permissions.${list}[${i}] "${rule}"${where} names no registered tool, so ${effect}${suggestion ? `; did you mean "${suggestion}"?` : " (is its plugin or MCP server loaded?)"}`,
+        message: `permissions.${list}[${i}] "${rule}"${where} names no registered tool, so ${effect}${hint(toolPart, suggestion)}`,
       });
     }
   }
   return out;
+}
+
+function hint(toolPart: string, suggestion: string | undefined): string {
+  if (suggestion) return `; did you mean "${suggestion}"?`;
+  const claude = [...CLAUDE_ONLY_TOOLS].find((t) => t.toLowerCase() === toolPart);
+  if (claude) return ` (Claude Code's ${claude} has no equivalent in agent-host unless a plugin or MCP server adds a tool by that name)`;
+  return " (is its plugin or MCP server loaded?)";
 }
 
 /** What a deny rule on a shell command cannot see, said once per rule by `agent doctor`. */
@@ -57,4 +64,23 @@ export function shellDenyNotes(host: PluginHost): string[] {
     );
   }
   return out;
+}
+
+/** Claude Code's tools with no tool of the same purpose here (unless a plugin or server adds one by that name). */
+const CLAUDE_ONLY_TOOLS = new Set(["WebFetch", "WebSearch", "NotebookEdit", "NotebookRead", "TodoWrite", "KillShell", "BashOutput", "ExitPlanMode", "SlashCommand"]);
+
+/**
+ * The one line a run prints when rules name Claude Code tools agent-host does not have (a deny rule on
+ * `WebFetch` denies nothing here): said, never silent; `agent doctor` lists the rules one by one.
+ */
+export function claudeOnlyRulesLine(host: PluginHost): string | undefined {
+  const named = new Set<string>();
+  for (const w of unmatchedRules(host)) {
+    const open = w.rule.indexOf("(");
+    const tool = open < 0 ? w.rule : w.rule.slice(0, open);
+    if (CLAUDE_ONLY_TOOLS.has(tool)) named.add(tool);
+  }
+  if (!named.size) return undefined;
+  const list = [...named].join(", ");
+  return `permission rules name Claude Code tools agent-host does not have (${list}): they match nothing here; \`agent doctor\` lists them`;
 }

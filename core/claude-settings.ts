@@ -134,9 +134,57 @@ export async function readClaudeSettings(file: string, root: string, projectRoot
         out.origins.push({ key: `env.${name}`, file });
       }
       out.core.env = env;
-    } else out.origins.push({ key, file, note: "ignored: it means nothing to agent-host" });
+    } else if (key === "sandbox") readSandbox(value, out, root, bad);
+    else out.origins.push({ key, file, note: "ignored: it means nothing to agent-host" });
   }
   return out;
+}
+
+/** A list of non-empty strings, or a ConfigError naming the key. */
+function stringList(value: unknown, where: string, bad: (key: string, message: string) => never): string[] {
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string" || !v)) bad(where, "expected a list of non-empty strings");
+  return value as string[];
+}
+
+/** `~/x` from the home folder, a relative path from the folder holding `.claude/`. */
+function settingsPath(p: string, root: string, home = homedir()): string {
+  if (p === "~" || p.startsWith("~/")) return path.join(home, p.slice(1));
+  return path.resolve(root, p);
+}
+
+/**
+ * Claude Code's `sandbox` onto agent-host's: network.allowedDomains → `sandbox.network`, filesystem
+ * allowWrite / denyRead → `sandbox.allowWrite` / `denyRead`. agent-host's sandbox is on by default and
+ * commands never leave it on the model's say, so `enabled` and the escape hatches are warned about, not applied.
+ */
+function readSandbox(value: unknown, out: ClaudeSettings, root: string, bad: (key: string, message: string) => never): void {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) bad("sandbox", "expected an object");
+  const sandbox: NonNullable<AgentConfig["sandbox"]> = {};
+  const notApplied = (key: string, why: string) => {
+    out.warnings.push(`${out.file}: sandbox.${key} was not applied: ${why}.`);
+    out.origins.push({ key: `sandbox.${key}`, file: out.file, note: "not applied" });
+  };
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (key === "network" && v && typeof v === "object" && !Array.isArray(v)) {
+      for (const [nk, nv] of Object.entries(v as Record<string, unknown>)) {
+        if (nk === "allowedDomains") {
+          sandbox.network = stringList(nv, "sandbox.network.allowedDomains", bad);
+          out.origins.push({ key: "sandbox.network", file: out.file, value: sandbox.network.join(", "), written: "sandbox.network.allowedDomains" });
+        } else notApplied(`network.${nk}`, "agent-host's sandbox allows hosts by name only (sandbox.network)");
+      }
+    } else if (key === "filesystem" && v && typeof v === "object" && !Array.isArray(v)) {
+      for (const [fk, fv] of Object.entries(v as Record<string, unknown>)) {
+        if (fk === "allowWrite" || fk === "denyRead") {
+          sandbox[fk] = stringList(fv, `sandbox.filesystem.${fk}`, bad).map((p) => settingsPath(p, root));
+          out.origins.push({ key: `sandbox.${fk}`, file: out.file, value: sandbox[fk].join(", "), written: `sandbox.filesystem.${fk}` });
+        } else notApplied(`filesystem.${fk}`, "it has no equivalent here (sandbox.allowWrite and sandbox.denyRead do)");
+      }
+    } else if (key === "enabled") {
+      if (v !== true) notApplied("enabled", "agent-host's sandbox is on unless agent-host's own config says sandbox.enabled: false");
+      else out.origins.push({ key: "sandbox.enabled", file: out.file, value: "true", note: "agent-host's sandbox is on by default" });
+    } else notApplied(key, "commands run in agent-host's sandbox by its own rules; there is no way out of it for a command");
+  }
+  if (Object.keys(sandbox).length) out.core.sandbox = sandbox;
 }
 
 function readPermissions(value: unknown, out: ClaudeSettings, root: string, projectRoot: string, bad: (key: string, message: string) => never): void {
@@ -173,6 +221,14 @@ function readPermissions(value: unknown, out: ClaudeSettings, root: string, proj
         out.warnings.push(`${out.file}: permissions.defaultMode ${JSON.stringify(v)} was not applied: ${why}.`);
         out.origins.push({ key: "permissions.mode", file: out.file, written: `defaultMode: ${String(v)}`, note: "not applied" });
       }
+    } else if (key === "additionalDirectories") {
+      const roots = stringList(v, where, bad).map((p) => settingsPath(p, root));
+      out.core.workspace = { roots };
+      for (const r of roots) out.origins.push({ key: "workspace.roots", file: out.file, value: r, written: `permissions.additionalDirectories` });
+    } else if (key === "disableBypassPermissionsMode") {
+      if (v !== "disable") bad(where, 'expected "disable"');
+      perms.disableBypass = true;
+      out.origins.push({ key: "permissions.disableBypass", file: out.file, value: "true", written: `disableBypassPermissionsMode: "disable"` });
     } else out.origins.push({ key: where, file: out.file, note: "ignored: it means nothing to agent-host" });
   }
   if (Object.keys(perms).length) out.core.permissions = perms;

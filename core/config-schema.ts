@@ -44,6 +44,8 @@ export const PermissionsSchema = z.strictObject({
    * user (the default; with no terminal, refused), `allow` (an explicit opt-in, for headless runs), `deny`.
    */
   grants: z.enum(["ask", "allow", "deny"]).optional(),
+  /** true: bypass mode is refused (at start and when switched to); Claude Code's `disableBypassPermissionsMode: "disable"`. */
+  disableBypass: z.boolean().optional(),
   allow: z.array(PermissionRuleSchema).optional(),
   ask: z.array(PermissionRuleSchema).optional(),
   deny: z.array(PermissionRuleSchema).optional(),

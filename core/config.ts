@@ -255,6 +255,8 @@ export function isLocalPath(spec: string): boolean {
 
 const CONCAT_PATHS = new Set(["plugins", "disabledPlugins", "permissions.allow", "permissions.ask", "permissions.deny", "workspace.roots", "sandbox.allowWrite", "sandbox.denyRead", "sandbox.network"]);
 
+const STICKY_TRUE = new Set(["permissions.disableBypass"]);
+
 /** Deep-merge `over` onto `under`: objects merge, listed arrays concatenate (deduplicated), everything else is replaced. */
 export function mergeConfig(under: AgentConfig, over: AgentConfig, prefix = ""): AgentConfig {
   const out: Record<string, unknown> = { ...under };
@@ -272,6 +274,8 @@ export function mergeConfig(under: AgentConfig, over: AgentConfig, prefix = ""):
       });
     } else if (isPlainObject(value) && isPlainObject(prev) && !isPluginLike(value)) {
       out[key] = mergeConfig(prev as AgentConfig, value as AgentConfig, keyPath);
+    } else if (STICKY_TRUE.has(keyPath) && prev === true) {
+      // A safety switch one file turned on stays on: a later file (a cloned folder's) cannot turn it off.
     } else {
       out[key] = value;
     }

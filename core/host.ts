@@ -154,7 +154,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     env: Object.freeze({ ...config.env }),
     sandbox,
   });
-  gate.mode = options.permissionMode ?? config.permissions?.mode ?? "default";
+  gate.mode = allowedMode(options.permissionMode ?? config.permissions?.mode ?? "default", config, loaded.origins);
   gate.asker = options.askPermission;
 
   const registrars = createRegistrars({
@@ -171,7 +171,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   function setPermissionMode(mode: PermissionMode, by: string): void {
     if (!PERMISSION_MODES.includes(mode)) throw new AgentError("E_USAGE", `permission mode must be one of ${PERMISSION_MODES.join(", ")}; got ${JSON.stringify(mode)}`);
     const from = gate.mode;
-    gate.mode = mode;
+    gate.mode = allowedMode(mode, config, loaded.origins);
     audit.write({ kind: "mode", source: by, name: mode, outcome: "ok", detail: { from, to: mode } });
     if (from !== mode) emit({ type: "notice", level: "info", source: "permissions", message: `Permission mode: ${from} → ${mode} (changed by ${by})` });
   }
@@ -414,4 +414,11 @@ function withTimeout<T>(value: T | Promise<T>, ms: number, message: string): Pro
 
 function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Bypass mode where a settings file disabled it (Claude Code's `disableBypassPermissionsMode`): refused, naming the file. */
+function allowedMode(mode: PermissionMode, config: { permissions?: { disableBypass?: boolean } }, origins: readonly { key: string; file: string }[]): PermissionMode {
+  if (mode !== "bypass" || config.permissions?.disableBypass !== true) return mode;
+  const from = origins.find((o) => o.key === "permissions.disableBypass")?.file ?? "the config";
+  throw new AgentError("E_USAGE", `bypass mode is disabled by ${from} (permissions.disableBypass); use another permission mode`);
 }

@@ -80,6 +80,8 @@ export class SkillsRuntime {
         "(scripts, references, assets), which read_file can then read. Load a skill when the task matches its description, " +
         "before starting the task; once per conversation is enough.",
       risk: "read",
+      // Claude Code's name for this tool: `Skill(name)` rules in its settings name a skill here too.
+      aliases: ["Skill"],
       input: z.object({ name: z.enum(names).describe("The skill's name, as listed") }),
       permissionSubject: ({ name }) => name,
       // The user may be asked about the skill's allowed-tools while it loads.

@@ -82,8 +82,11 @@ test("agent config shows which file each part came from; agent doctor warns abou
   expect(doctor.code).toBe(0);
   expect(doctor.stdout).toContain(`warn permissions.deny[3] "WebFetch" (from ${path.join(dir, ".claude/settings.json")}) names no registered tool, so it denies nothing`);
   expect(doctor.stdout).toContain("warn hooks.SubagentStop: never fires in agent-host (there are no subagents); its hooks do not run");
-  // Warnings are doctor's: a plain command does not print them.
-  expect((await runCli(["tools"], { cwd: dir, env })).stderr).toBe("");
+  expect(doctor.stdout).toContain("(Claude Code's WebFetch has no equivalent in agent-host unless a plugin or MCP server adds a tool by that name)");
+  // Warnings are doctor's: a plain command prints only the one line about rules that match nothing here.
+  expect((await runCli(["tools"], { cwd: dir, env })).stderr).toBe(
+    "agent: permission rules name Claude Code tools agent-host does not have (WebFetch): they match nothing here; `agent doctor` lists them\n",
+  );
 });
 
 test("compat.claude: false in agent-host's own config turns all of it off", async () => {

@@ -266,3 +266,16 @@ test("over budget: descriptions are shortened, then the lowest-precedence skills
   expect(t.of("skills_trimmed")).toHaveLength(2);
   expect(t.of("skills_trimmed")[1].leftOut).toContain("zulu");
 });
+
+test("Skill(name) rules (Claude Code's name for the skill tool) deny or allow that skill here", async () => {
+  const p = skillsProject({
+    ".agent/skills/greet/SKILL.md": "---\nname: greet\ndescription: Greet someone.\n---\n\nGreet warmly.\n",
+    ".claude/settings.json": { permissions: { deny: ["Skill(pdf-forms)"] } },
+  });
+  const t = await skillsHost(p);
+  const denied = await t.host.tools.call("skill", { name: "pdf-forms" });
+  expect(denied.outcome).toBe("denied");
+  expect(denied.output).toContain("Skill(pdf-forms)");
+  expect((await t.host.tools.call("skill", { name: "greet" })).ok).toBe(true);
+  await t.host.close();
+});

@@ -1,0 +1,121 @@
+/**
+ * Claude Code settings keys that change what the agent may do, read as Claude Code reads them:
+ * `permissions.additionalDirectories` (the workspace's extra roots), `disableBypassPermissionsMode`
+ * (a security switch: honoured, never dropped), `sandbox.*` (mapped onto agent-host's sandbox, or warned
+ * about), and `Skill(name)` rules, which name the `skill` tool here.
+ */
+import path from "node:path";
+import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
+import { loadConfig } from "../../core/config.js";
+import { ConfigError } from "../../core/errors.js";
+import { prepareHost } from "../../core/index.js";
+import { cleanupTemp, tempDir, tempProject, writeFile } from "../helpers/project.js";
+
+vi.setConfig({ testTimeout: 30_000 });
+afterAll(cleanupTemp);
+const savedDir = process.env.CLAUDE_CONFIG_DIR;
+afterEach(() => {
+  process.env.CLAUDE_CONFIG_DIR = savedDir;
+});
+
+describe("permissions.additionalDirectories", () => {
+  test("become workspace roots (relative to the project, ~ from home) in a trusted folder", async () => {
+    const extra = tempDir("extra-");
+    const p = tempProject({ ".claude/settings.json": { permissions: { additionalDirectories: [extra, "../sibling"] } } });
+    const loaded = await loadConfig({ cwd: p.dir, userConfigDir: false, trust: true });
+    expect(loaded.config.workspace?.roots).toEqual([extra, path.resolve(p.dir, "../sibling")]);
+    const host = await (await prepareHost({ cwd: p.dir, userConfigDir: false, trust: true, audit: false })).open();
+    try {
+      expect(host.workspace.roots).toContain(extra);
+    } finally {
+      await host.close();
+    }
+  });
+
+  test("are held back in a folder nobody trusted (a cloned repository cannot widen where tools write)", async () => {
+    const p = tempProject({ ".claude/settings.json": { permissions: { additionalDirectories: ["/"] } } });
+    const loaded = await loadConfig({ cwd: p.dir, userConfigDir: false, trust: false });
+    expect(loaded.config.workspace?.roots ?? []).toEqual([]);
+  });
+
+  test("a value that is not a list of paths is an error naming the file and key", async () => {
+    const p = tempProject({ ".claude/settings.json": { permissions: { additionalDirectories: "/tmp" } } });
+    const err = await loadConfig({ cwd: p.dir, userConfigDir: false }).catch((e) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(String(err.message)).toContain("permissions.additionalDirectories");
+    expect(String(err.message)).toContain(p.path(".claude/settings.json"));
+  });
+});
+
+describe("disableBypassPermissionsMode", () => {
+  test('"disable" refuses bypass mode at start, naming the file', async () => {
+    const p = tempProject({ ".claude/settings.json": { permissions: { disableBypassPermissionsMode: "disable" } } });
+    const prepared = await prepareHost({ cwd: p.dir, userConfigDir: false, audit: false, permissionMode: "bypass" });
+    const err = await prepared.open().catch((e) => e);
+    expect(err?.code).toBe("E_USAGE");
+    expect(err.message).toContain("bypass mode is disabled by");
+    expect(err.message).toContain(p.path(".claude/settings.json"));
+  });
+
+  test("and when a session switches to it; other modes still work", async () => {
+    const p = tempProject({ ".claude/settings.json": { permissions: { disableBypassPermissionsMode: "disable" } } });
+    const host = await (await prepareHost({ cwd: p.dir, userConfigDir: false, audit: false })).open();
+    try {
+      expect(() => host.setPermissionMode("bypass")).toThrow(/bypass mode is disabled/);
+      expect(host.permissionMode).toBe("default");
+      host.setPermissionMode("acceptEdits");
+      expect(host.permissionMode).toBe("acceptEdits");
+    } finally {
+      await host.close();
+    }
+  });
+
+  test("the user's switch holds against a folder's own config that turns it off", async () => {
+    const claudeHome = tempDir("claude-home-");
+    writeFile(path.join(claudeHome, "settings.json"), { permissions: { disableBypassPermissionsMode: "disable" } });
+    process.env.CLAUDE_CONFIG_DIR = claudeHome;
+    const userDir = tempDir("agent-user-");
+    const p = tempProject({ ".agentrc.json": { permissions: { disableBypass: false, mode: "bypass" } } });
+    const loaded = await loadConfig({ cwd: p.dir, userConfigDir: userDir, trust: true });
+    expect(loaded.config.permissions?.disableBypass).toBe(true);
+  });
+
+  test("another value is an error, never silently dropped", async () => {
+    const p = tempProject({ ".claude/settings.json": { permissions: { disableBypassPermissionsMode: true } } });
+    const err = await loadConfig({ cwd: p.dir, userConfigDir: false }).catch((e) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(String(err.message)).toContain("disableBypassPermissionsMode");
+  });
+});
+
+describe("sandbox", () => {
+  test("allowed domains and filesystem lists map onto agent-host's sandbox; the rest is warned about", async () => {
+    const p = tempProject({
+      ".claude/settings.json": {
+        sandbox: {
+          enabled: true,
+          autoAllowBashIfSandboxed: true,
+          excludedCommands: ["docker"],
+          network: { allowedDomains: ["registry.npmjs.org", "*.github.com"], allowLocalBinding: true },
+          filesystem: { allowWrite: ["./build", "~/.cache/x"], denyRead: ["./secrets"], denyWrite: ["./locked"] },
+        },
+      },
+    });
+    const loaded = await loadConfig({ cwd: p.dir, userConfigDir: false, trust: true });
+    expect(loaded.config.sandbox?.network).toEqual(["registry.npmjs.org", "*.github.com"]);
+    expect(loaded.config.sandbox?.allowWrite?.[0]).toBe(p.path("build"));
+    expect(loaded.config.sandbox?.denyRead).toEqual([p.path("secrets")]);
+    const warned = loaded.warnings.join("\n");
+    for (const key of ["sandbox.autoAllowBashIfSandboxed", "sandbox.excludedCommands", "sandbox.network.allowLocalBinding", "sandbox.filesystem.denyWrite"]) {
+      expect(warned).toContain(`${key} was not applied`);
+    }
+    expect(warned).not.toContain("sandbox.enabled");
+  });
+
+  test("enabled: false does not turn agent-host's sandbox off; it says so", async () => {
+    const p = tempProject({ ".claude/settings.json": { sandbox: { enabled: false } } });
+    const loaded = await loadConfig({ cwd: p.dir, userConfigDir: false, trust: true });
+    expect(loaded.config.sandbox?.enabled).not.toBe(false);
+    expect(loaded.warnings.join("\n")).toContain("sandbox.enabled was not applied");
+  });
+});
