@@ -5,6 +5,12 @@
  * to its folder's name) and `description` (1-1024) are required; `license`, `compatibility` (≤ 500),
  * `metadata` (string → string) and `allowed-tools` (space-separated) are optional; other fields are kept
  * and ignored, as clients do. CRLF files and folded (`>`) descriptions work.
+ *
+ * Files from folders are read leniently, as Claude Code and the Agent Skills client guide read them: a
+ * `name` that is not an id (a display name such as "Agent Development"), or none, takes its folder's
+ * name; a name that differs from its folder is kept; a description over 1024 characters is cut to 1024. Each
+ * such departure is a warning on the skill (`agent skills`, `agent doctor`), not a refusal. A skill
+ * fetched by address (`expectedName`) is held to the letter: its name is how it was asked for.
  */
 import { parseYaml } from "./yaml.js";
 import path from "node:path";
@@ -26,6 +32,8 @@ export interface SkillFile {
   disableModelInvocation: boolean;
   /** Every frontmatter field, unknown ones included. */
   frontmatter: Record<string, unknown>;
+  /** Where the file departs from the specification but was loaded anyway (see above). */
+  warnings: string[];
 }
 
 export type ParsedSkill = { ok: true; skill: SkillFile } | { ok: false; error: string };
@@ -55,16 +63,18 @@ export async function parseSkillFile(file: string, text: string, options: { expe
   if (!fm || typeof fm !== "object" || Array.isArray(fm)) return { ok: false, error: "frontmatter must be a YAML mapping with name and description" };
   const f = fm as Record<string, unknown>;
   const dir = path.dirname(file);
-  const folder = options.expectedName ?? path.basename(dir);
-  if (typeof f.name !== "string" || !f.name) return { ok: false, error: "frontmatter has no name" };
-  if (f.name.length > 64 || !NAME_RE.test(f.name)) return { ok: false, error: `name "${f.name}" must be 1-64 lowercase letters, digits and single hyphens, not starting or ending with one` };
-  if (f.name !== folder) {
-    const where = options.expectedName !== undefined ? `the name its address gives, "${folder}"` : `its folder "${folder}"`;
-    return { ok: false, error: `name "${f.name}" differs from ${where}` };
-  }
+  const strict = options.expectedName !== undefined;
+  const warnings: string[] = [];
+  const named = skillName(f.name, options.expectedName ?? path.basename(dir), strict, warnings);
+  if (!named.ok) return named;
   if (typeof f.description !== "string" || !f.description.trim()) return { ok: false, error: "frontmatter has no description" };
-  const description = f.description.trim();
-  if (description.length > 1024) return { ok: false, error: `description is ${description.length} characters; at most 1024 allowed` };
+  let description = f.description.trim();
+  if (description.length > 1024) {
+    const problem = `description is ${description.length} characters; at most 1024 allowed`;
+    if (strict) return { ok: false, error: problem };
+    warnings.push(`${problem} (cut to 1024 for the catalog)`);
+    description = `${description.slice(0, 1023)}…`;
+  }
   if (f.compatibility !== undefined && (typeof f.compatibility !== "string" || f.compatibility.length > 500)) {
     return { ok: false, error: "compatibility must be a string of at most 500 characters" };
   }
@@ -80,7 +90,7 @@ export async function parseSkillFile(file: string, text: string, options: { expe
   return {
     ok: true,
     skill: {
-      name: f.name,
+      name: named.name,
       description,
       body: parts.body.trim(),
       file,
@@ -91,6 +101,29 @@ export async function parseSkillFile(file: string, text: string, options: { expe
       allowedTools,
       disableModelInvocation: f["disable-model-invocation"] === true,
       frontmatter: f,
+      warnings,
     },
   };
+}
+
+const ID_RULE = "1-64 lowercase letters, digits and single hyphens, not starting or ending with one";
+
+/**
+ * The skill's id: its `name` when that is an id. Leniently (a folder's file): a display name, or none,
+ * gives way to the folder's name when that is an id; a name that differs from its folder is kept.
+ */
+function skillName(raw: unknown, folder: string, strict: boolean, warnings: string[]): { ok: true; name: string } | { ok: false; error: string } {
+  const isId = (n: string) => n.length <= 64 && NAME_RE.test(n);
+  const name = typeof raw === "string" ? raw.trim() : "";
+  if (name && isId(name)) {
+    if (name === folder) return { ok: true, name };
+    const where = strict ? `the name its address gives, "${folder}"` : `its folder "${folder}"`;
+    if (strict) return { ok: false, error: `name "${name}" differs from ${where}` };
+    warnings.push(`name "${name}" differs from ${where} (loaded as "${name}")`);
+    return { ok: true, name };
+  }
+  const problem = name ? `name "${name}" must be ${ID_RULE}` : "frontmatter has no name";
+  if (strict || !isId(folder)) return { ok: false, error: problem };
+  warnings.push(`${problem}; loaded as "${folder}", its folder's name`);
+  return { ok: true, name: folder };
 }

@@ -1,6 +1,7 @@
 /** `agent skills [--json]`: every skill found, with where it lives and its state. */
 import { defineCliCommand, type RegisteredSkill } from "../../core/index.js";
 import { buildCatalog, settingsOf, type CatalogState } from "./catalog.js";
+import type { FoundSkill } from "./discover.js";
 import { getSkillsReport } from "./report.js";
 
 export interface SkillRow {
@@ -18,6 +19,13 @@ export interface SkillRow {
   state: CatalogState | "shadowed" | "invalid";
   /** Why it is shadowed or invalid. */
   problem?: string;
+  /** Where its SKILL.md departs from the specification though it loaded (a display name as `name`…). */
+  warnings?: string[];
+}
+
+function warningsOf(found: readonly FoundSkill[] | undefined, name: string): { warnings?: string[] } {
+  const w = found?.find((s) => s.name === name)?.warnings ?? [];
+  return w.length ? { warnings: w } : {};
 }
 
 export const skillsCli = defineCliCommand({
@@ -37,6 +45,7 @@ export const skillsCli = defineCliCommand({
       plugin: s.plugin,
       ...(s.path ? { path: s.path } : {}),
       state: catalog.states.get(s.name) ?? "listed",
+      ...warningsOf(report.discovery?.skills, s.name),
     }));
     for (const s of report.discovery?.skills ?? []) {
       if (report.disabled.includes(s.name)) rows.push({ name: s.name, description: s.description, source: s.root.label, path: s.file, state: "disabled" });
@@ -51,7 +60,7 @@ export const skillsCli = defineCliCommand({
       ctx.print("No skills. Add one as .agent/skills/<name>/SKILL.md (or .claude/skills/<name>/SKILL.md).");
       return 0;
     }
-    ctx.print(ctx.table(rows.map((r) => [r.name, r.state, r.source, r.problem ?? r.path ?? ""]), ["NAME", "STATE", "SOURCE", "PATH / PROBLEM"]));
+    ctx.print(ctx.table(rows.map((r) => [r.name, r.state, r.source, r.problem ?? (r.warnings ? `${r.path ?? ""} (warning: ${r.warnings.join("; ")})` : (r.path ?? ""))]), ["NAME", "STATE", "SOURCE", "PATH / PROBLEM"]));
     const cut = catalog.shortened.length || catalog.leftOut.length ? `; ${catalog.shortened.length} shortened, ${catalog.leftOut.length} left out to fit` : "";
     ctx.print(`\nCatalog: ${catalog.lines.length} skill${catalog.lines.length === 1 ? "" : "s"}, ${catalog.text.length} of ${catalog.budget} characters (skills.budget)${cut}.`);
     return 0;

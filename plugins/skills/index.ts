@@ -76,6 +76,8 @@ export default definePlugin({
         ctx.report({ kind: "config", name: s.name, message: `Skill "${s.name}": ${s.winner} is used; ${s.loser} (${s.loserSource}) is shadowed by it` });
       }
       for (const skill of found.skills) {
+        // Loaded anyway, as Claude Code loads it; said in `agent skills` and `agent doctor`.
+        for (const w of skill.warnings) ctx.report({ kind: "config", level: "warning", name: skill.file, message: `Skill ${skill.file}: ${w}` });
         if (disabled.includes(skill.name)) continue;
         ctx.skills.add({
           name: skill.name,
