@@ -84,11 +84,12 @@ export async function runInteractive(ctx: Pick<AppContext, "openHost" | "prepare
         continue;
       }
       let prompt = text;
+      let model: string | undefined;
       if (text.startsWith("/")) {
         const outcome = await runCommand(host, text, s);
         if (outcome.exit) break;
         if (outcome.prompt === undefined) continue;
-        prompt = outcome.prompt;
+        ({ prompt, model } = outcome as { prompt: string; model?: string });
       } else {
         prompt = await attachFiles(host, text, (line) => process.stdout.write(`${line}\n`), s);
       }
@@ -96,7 +97,7 @@ export async function runInteractive(ctx: Pick<AppContext, "openHost" | "prepare
         prompt = `${context}${prompt}`;
         context = "";
       }
-      await running((signal) => runPrompt(host, prompt, signal, options.systemPrompt));
+      await running((signal) => runPrompt(host, prompt, signal, options.systemPrompt, model));
     }
     return 0;
   } finally {
@@ -130,11 +131,11 @@ function banner(host: Host, s: Style): void {
   process.stdout.write(s.gray("Type a task. /help for commands, !cmd runs a shell command, @path attaches a file (Tab completes), \\ + Enter for a new line, Ctrl-C cancels, Ctrl-D quits.\n\n"));
 }
 
-async function runCommand(host: Host, line: string, s: Style): Promise<{ exit?: boolean; prompt?: string }> {
+async function runCommand(host: Host, line: string, s: Style): Promise<{ exit?: boolean; prompt?: string; model?: string }> {
   try {
     const result = await host.commands.run(line, { asUser: true });
     if (result.output) process.stdout.write(`${result.output}\n`);
-    return { exit: result.exit, prompt: result.prompt };
+    return { exit: result.exit, prompt: result.prompt, model: result.model };
   } catch (err) {
     process.stdout.write(`${s.red(errorMessage(err))}\n`);
     return {};
@@ -157,11 +158,11 @@ async function shell(host: Host, command: string, s: Style, signal: AbortSignal)
   return shellContext(command, result.output);
 }
 
-async function runPrompt(host: Host, prompt: string, signal: AbortSignal, systemPrompt: string | undefined): Promise<void> {
+async function runPrompt(host: Host, prompt: string, signal: AbortSignal, systemPrompt: string | undefined, model?: string): Promise<void> {
   const renderer = createPrettyRenderer({ out: process.stdout, err: process.stdout, streamText: true, markdown: true });
   const off = host.on(renderer.handle);
   try {
-    await host.run(prompt, { signal, systemPrompt });
+    await host.run(prompt, { signal, systemPrompt, model });
   } catch (err) {
     // Setup problems (no model, unknown provider): say so and keep the session.
     const s = createStyle(useColor(process.stdout));

@@ -386,6 +386,8 @@ export interface CommandResult {
   output?: string;
   /** A prompt to send to the model as the user's next message. */
   prompt?: string;
+  /** `provider:model` for the turn that prompt starts (a Markdown command's `model:`); the session's model is unchanged. */
+  model?: string;
   /** Ask the interactive session to end. */
   exit?: boolean;
 }

@@ -120,7 +120,7 @@ async function runHeadless(
     if (ask && process.stderr.isTTY) guard = guardKeys();
     let result: RunResult;
     try {
-      result = await host.run(expanded.prompt, { model: v.model, maxTurns, signal: controller.signal, systemPrompt: v["system-prompt"] });
+      result = await host.run(expanded.prompt, { model: expanded.model ?? v.model, maxTurns, signal: controller.signal, systemPrompt: v["system-prompt"] });
     } finally {
       guard?.stop();
       guard = undefined;
@@ -138,11 +138,11 @@ async function runHeadless(
  * A prompt whose first word is a registered slash command is that command, run as the user typed it;
  * any other prompt (including `/usr/bin/foo is slow`) goes to the model as written.
  */
-async function expandCommand(host: Host, text: string, signal: AbortSignal): Promise<{ prompt?: string; output?: string }> {
+async function expandCommand(host: Host, text: string, signal: AbortSignal): Promise<{ prompt?: string; output?: string; model?: string }> {
   const m = /^\/(\S+)/.exec(text.trimStart());
   if (!m || !host.commands.get(m[1])) return { prompt: text };
   const result = await host.commands.run(text.trimStart(), { signal, asUser: true });
-  return { prompt: result.prompt, output: result.output };
+  return { prompt: result.prompt, output: result.output, model: result.model };
 }
 
 export function exitCodeFor(result: RunResult): number {

@@ -9,6 +9,7 @@ import { argumentValues } from "./arguments.js";
 import { loadCommand, type FoundCommand } from "./discover.js";
 import { expandBody } from "./expand.js";
 import { grantPart } from "./grant-part.js";
+import { commandModel } from "./model.js";
 
 export interface RunState {
   /** Grant answers by session, command and rules: each is asked once. */
@@ -47,9 +48,9 @@ export async function runMarkdownCommand(found: FoundCommand, args: string, cctx
     say();
   };
   const notes: string[] = [];
-  if (cmd.model) {
-    once(`model\n${name}`, () => plugin.log.info(`/${name}: frontmatter model "${cmd.model}" is not supported yet; the session's model answers.`));
-  }
+  const model = commandModel(cmd.model, cctx.host);
+  if (model && "skipped" in model) once(`model\n${name}`, () => plugin.log.info(`/${name}: ${model.skipped}.`));
+  const turnModel = model && "model" in model ? { model: model.model } : {};
   // A command file of a folder the user has not trusted is text: its ! commands do not run, its allowed-tools grant nothing.
   const untrusted = found.root.scope === "project" && !plugin.trust.trusted;
   if (cmd.allowedTools.length && untrusted) notes.push(`/${name}: allowed-tools not asked for: this folder is not trusted (agent trust).`);
@@ -68,5 +69,5 @@ export async function runMarkdownCommand(found: FoundCommand, args: string, cctx
   // As Claude Code does: arguments a body never mentions are appended rather than lost.
   const text = !used && args.trim() ? [prompt, `ARGUMENTS: ${args}`].filter(Boolean).join("\n\n") : prompt;
   if (!text.trim()) return { output: [...notes, `/${name} (${found.file}) gave an empty prompt; nothing was sent.`].join("\n") };
-  return notes.length ? { prompt: text, output: notes.join("\n") } : { prompt: text };
+  return notes.length ? { prompt: text, output: notes.join("\n"), ...turnModel } : { prompt: text, ...turnModel };
 }

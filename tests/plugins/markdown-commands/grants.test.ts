@@ -3,7 +3,7 @@
  * session grant; a trusted project folder's own command applies its for its turn (see the last tests).
  */
 import { existsSync } from "node:fs";
-import { expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { md, mdHost, useMdHosts } from "./_helpers.js";
 
 useMdHosts();
@@ -74,9 +74,35 @@ test("an untrusted folder's command grants nothing and runs no ! command", async
   expect(t.audit().filter((x) => x.kind === "grant")).toEqual([]);
 });
 
-test("a model in the frontmatter is not supported yet: said once, and the prompt is still returned", async () => {
-  const t = await mdHost({ ".claude/commands/m.md": md("Hi", { model: "claude-3-5-haiku-20241022" }) });
-  expect((await t.run("/m")).prompt).toBe("Hi");
-  await t.run("/m");
-  expect(t.logs.filter((l) => l.level === "info").map((l) => l.msg)).toEqual(['[markdown-commands] /m: frontmatter model "claude-3-5-haiku-20241022" is not supported yet; the session\'s model answers.']);
+describe("a model in the frontmatter is the model of that command's turn, as in Claude Code", () => {
+  const PROVIDERS = ["tools", "commands", "markdown-commands", "anthropic", "openai"];
+  const withModel = (model: string, session: string) =>
+    mdHost({ ".claude/commands/m.md": md("Hi", { model }) }, { builtinNames: PROVIDERS, config: { model: session } });
+
+  test.each([
+    ["claude-3-5-haiku-20241022", "anthropic:claude-sonnet-4-5", "anthropic:claude-3-5-haiku-20241022"],
+    ["haiku", "anthropic:claude-sonnet-4-5", expect.stringMatching(/^anthropic:claude-.*haiku/)],
+    ["openai:gpt-5.1-mini", "anthropic:claude-sonnet-4-5", "openai:gpt-5.1-mini"],
+  ])("%s in a session on %s → %s", async (model, session, expected) => {
+    const t = await withModel(model, session);
+    expect(await t.run("/m")).toEqual({ prompt: "Hi", model: expected });
+  });
+
+  test.each([
+    ["haiku", "openai:gpt-5.1", /frontmatter model "haiku" is anthropic:.*another provider than the session's \(openai\); the session's model answers/],
+    ["fancy-model", "anthropic:claude-sonnet-4-5", /frontmatter model "fancy-model" is not a model known here; the session's model answers/],
+  ])("%s in a session on %s: the session's model answers, said once", async (model, session, said) => {
+    const t = await withModel(model, session);
+    expect(await t.run("/m")).toEqual({ prompt: "Hi" });
+    await t.run("/m");
+    const infos = t.logs.filter((l) => l.level === "info").map((l) => l.msg);
+    expect(infos).toHaveLength(1);
+    expect(infos[0]).toMatch(said);
+  });
+
+  test("inherit is the session's model, without a word", async () => {
+    const t = await withModel("inherit", "anthropic:claude-sonnet-4-5");
+    expect(await t.run("/m")).toEqual({ prompt: "Hi" });
+    expect(t.logs.filter((l) => l.level === "info")).toEqual([]);
+  });
 });
