@@ -1,7 +1,9 @@
 /**
  * Instruction files for the system prompt, in this order (later ones are more specific):
- *   1. the user's own, `AGENTS.md` then `CLAUDE.md` in the user config folder (`~/.config/agent/`);
- *   2. `AGENTS.md` then `CLAUDE.md` at the project root;
+ *   1. the user's own, `AGENTS.md` then `CLAUDE.md` in the user config folder (`~/.config/agent/`), then
+ *      Claude Code's user memory `~/.claude/CLAUDE.md` (or `$CLAUDE_CONFIG_DIR/CLAUDE.md`);
+ *   2. `AGENTS.md`, `CLAUDE.md`, `.claude/CLAUDE.md` and `CLAUDE.local.md` at the project root (Claude Code
+ *      reads a project's memory from either CLAUDE.md, and the personal CLAUDE.local.md after it);
  *   3. the same in each folder from the root down to the working directory.
  * A file that is the same file as one already read (a symlink, `CLAUDE.md` → `AGENTS.md`) is read once.
  * Claude Code's `@path` imports (outside code) are followed, at most 5 deep: relative to the importing
@@ -12,10 +14,13 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
+import { claudeUserDir } from "./claude-settings.js";
 import { isInside } from "./path-inside.js";
 import type { Workspace } from "./types.js";
 
 export const INSTRUCTION_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
+/** In each project folder: agent-host's and Claude Code's names, Claude Code's personal file last. */
+const PROJECT_NAMES = [...INSTRUCTION_NAMES, path.join(".claude", "CLAUDE.md"), "CLAUDE.local.md"];
 export const MAX_INSTRUCTION_FILE_BYTES = 64 * 1024;
 export const MAX_INSTRUCTIONS_BYTES = 128 * 1024;
 const MAX_IMPORT_DEPTH = 5;
@@ -89,7 +94,8 @@ export function loadInstructions(src: InstructionSources): Instructions {
   const home = homedir();
   const label = (p: string) => (isInside(p, src.root) ? path.relative(src.root, p) || path.basename(p) : isInside(p, home) ? `~/${path.relative(home, p)}` : p);
 
-  const read = (file: string, scope: "user" | "project", depth: number, importedBy?: InstructionFile): void => {
+  // A user file's imports stay inside the folder it lives in (the user config folder, or ~/.claude).
+  const read = (file: string, scope: "user" | "project", depth: number, importedBy?: InstructionFile, userBase = src.userConfigDir): void => {
     const r = real(file);
     if (!r) {
       if (importedBy) skipped.push(`${label(file)} (imported by ${importedBy.label}): no such file`);
@@ -124,17 +130,21 @@ export function loadInstructions(src: InstructionSources): Instructions {
     if (depth >= MAX_IMPORT_DEPTH) return;
     for (const imp of importsOf(body)) {
       const target = imp.startsWith("~/") ? path.join(home, imp.slice(2)) : path.resolve(path.dirname(r), imp);
-      const allowed = scope === "user" ? allowedForUser(target, src.userConfigDir) : allowedInWorkspace(target, src.workspace);
+      const allowed = scope === "user" ? allowedForUser(target, userBase) : allowedInWorkspace(target, src.workspace);
       if (allowed !== true) {
         skipped.push(`@${imp} (imported by ${entry.label}): ${allowed}`);
         continue;
       }
-      read(target, scope, depth + 1, entry);
+      read(target, scope, depth + 1, entry, userBase);
     }
   };
 
-  if (src.userConfigDir) for (const n of INSTRUCTION_NAMES) read(path.join(src.userConfigDir, n), "user", 0);
-  for (const dir of folders(src.root, src.cwd)) for (const n of INSTRUCTION_NAMES) read(path.join(dir, n), "project", 0);
+  if (src.userConfigDir) {
+    for (const n of INSTRUCTION_NAMES) read(path.join(src.userConfigDir, n), "user", 0);
+    const claudeDir = claudeUserDir();
+    read(path.join(claudeDir, "CLAUDE.md"), "user", 0, undefined, claudeDir);
+  }
+  for (const dir of folders(src.root, src.cwd)) for (const n of PROJECT_NAMES) read(path.join(dir, n), "project", 0);
   return { files, skipped, text: blocks.join("\n\n") };
 }
 

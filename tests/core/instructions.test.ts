@@ -3,6 +3,7 @@
  * root, then every folder down to the working directory; Claude Code's `@path` imports, contained like
  * the tools are; bounded; in the system prompt of every request.
  */
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { createHost, loadInstructions, systemPrompt } from "../../core/index.js";
@@ -77,5 +78,38 @@ test("the system prompt of a host started in a nested folder carries the nested 
     expect(system).toMatch(/# User instructions \([^)]*AGENTS\.md\)\n\nmy own rule[\s\S]*# Project instructions \(AGENTS\.md\)\n\nroot rule[\s\S]*nested rule/);
   } finally {
     await host.close();
+  }
+});
+
+test("Claude Code's other memory files: .claude/CLAUDE.md, CLAUDE.local.md (last), and ~/.claude/CLAUDE.md with imports inside ~/.claude only", () => {
+  const saved = process.env.CLAUDE_CONFIG_DIR;
+  const claudeHome = tempDir("claude-home-");
+  process.env.CLAUDE_CONFIG_DIR = claudeHome;
+  try {
+    const p = tempProject({
+      "CLAUDE.md": "root claude",
+      ".claude/CLAUDE.md": "dot-claude memory",
+      "CLAUDE.local.md": "my local notes",
+      "src/.claude/CLAUDE.md": "src dot-claude",
+    });
+    writeFileSync(path.join(claudeHome, "CLAUDE.md"), "claude user memory\n@rules.md\n@../escape.md");
+    writeFileSync(path.join(claudeHome, "rules.md"), "user rules");
+    writeFileSync(path.join(claudeHome, "..", "escape.md"), "must not be read");
+    const r = loadInstructions({ root: p.dir, cwd: path.join(p.dir, "src"), userConfigDir: p.configHome, workspace: createWorkspace(p.dir) });
+    expect(r.files.map((f) => [f.scope, f.label])).toEqual([
+      ["user", expect.stringMatching(/CLAUDE\.md$/)],
+      ["user", expect.stringMatching(/rules\.md$/)],
+      ["project", "CLAUDE.md"],
+      ["project", path.join(".claude", "CLAUDE.md")],
+      ["project", "CLAUDE.local.md"],
+      ["project", path.join("src", ".claude", "CLAUDE.md")],
+    ]);
+    expect(r.text).not.toContain("must not be read");
+    expect(r.skipped).toEqual([expect.stringMatching(/@\.\.\/escape\.md .*outside the user config folder/)]);
+    // Without user config (tests, createHost({ userConfigDir: false })), ~/.claude is not read either.
+    const none = loadInstructions({ root: p.dir, cwd: p.dir, workspace: createWorkspace(p.dir) });
+    expect(none.text).not.toContain("claude user memory");
+  } finally {
+    process.env.CLAUDE_CONFIG_DIR = saved;
   }
 });
