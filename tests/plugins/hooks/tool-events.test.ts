@@ -202,3 +202,23 @@ describe("PermissionRequest and Notification", () => {
     expect(readLog(h.project.path("log")).inputs[0]).toMatchObject({ hook_event_name: "Notification", notification_type: "permission_prompt", message: "agent needs your permission to use run_command(echo x)", title: "Permission needed" });
   });
 });
+
+test("transcript_path holds the calls as Claude Code records them: Bash with command, Read with an absolute file_path", async () => {
+  const { readFileSync } = await import("node:fs");
+  const h = await hooksHost(
+    { hooks: hook("Stop", bash("record.sh", "stop-log")) },
+    {
+      permissionMode: "bypass",
+      model: [{ toolCalls: [{ id: "t1", name: "run_command", input: { command: "echo hi" } }, { id: "t2", name: "read_file", input: { path: "a.txt" } }] }, { text: "done" }],
+    },
+  );
+  h.project.write("a.txt", "A\n");
+  await h.host.run("go");
+  const [stop] = readLog(h.project.path("stop-log")).inputs;
+  const lines = readFileSync(String(stop.transcript_path), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const uses = lines.flatMap((l) => (Array.isArray(l.message.content) ? l.message.content : [])).filter((b: { type: string }) => b.type === "tool_use");
+  expect(uses).toEqual([
+    { type: "tool_use", id: "t1", name: "Bash", input: { command: "echo hi" } },
+    { type: "tool_use", id: "t2", name: "Read", input: { file_path: h.project.path("a.txt") } },
+  ]);
+});
