@@ -1,6 +1,7 @@
 /** `agent doctor`: config, plugins, tools and the problems found. Exit 1 when there are problems. */
 import { AgentError, createCommandSandbox, loadInstructions, resolveModel, type PluginHost, type SandboxStatus, type TrustReport } from "../../core/index.js";
 import { version } from "../context.js";
+import { unsupportedClaudeFeatures } from "../claude-features.js";
 import { shellDenyNotes, unmatchedRules } from "../rule-check.js";
 import { trustLines, trustState } from "../trust-text.js";
 import { defineAppCommand } from "./_define.js";
@@ -48,6 +49,8 @@ export default defineAppCommand({
     const notes = shellDenyNotes(host);
     // Problems that break nothing (a setting not applied, a hook event that never fires here).
     for (const p of host.problems) if (p.level === "warning") warnings.push(p.message);
+    const claudeUnsupported = unsupportedClaudeFeatures(host);
+    for (const f of claudeUnsupported) warnings.push(`Claude Code ${f.feature} (${f.where}): ${f.note}`);
     const prepared = await ctx.prepare();
     const instructions = loadInstructions({ root: host.workspace.root, cwd: host.cwd, userConfigDir: prepared.userConfigDir, workspace: host.workspace });
     for (const skip of instructions.skipped) warnings.push(`instructions: ${skip}`);
@@ -75,6 +78,7 @@ export default defineAppCommand({
       problems: [...modelProblems, ...sandboxProblems, ...host.problems.filter((p) => p.level !== "warning").map((p) => p.message)],
       warnings,
       notes,
+      claudeUnsupported,
     };
     if (ctx.values.json) {
       ctx.printJson(report);

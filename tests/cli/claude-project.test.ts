@@ -99,3 +99,19 @@ test("compat.claude: false in agent-host's own config turns all of it off", asyn
   expect(JSON.parse(stdout).toolCalls).toEqual([expect.objectContaining({ name: "run_command", outcome: "denied" })]);
   expect(existsSync(path.join(dir, ".claude/tool-log.jsonl"))).toBe(false);
 });
+
+test("agent doctor names every Claude Code feature the project uses that agent-host does not support", async () => {
+  const { dir, env } = await project();
+  const { mkdirSync, writeFileSync } = await import("node:fs");
+  mkdirSync(path.join(dir, ".claude/agents"), { recursive: true });
+  writeFileSync(path.join(dir, ".claude/agents/reviewer.md"), "---\nname: reviewer\ndescription: Reviews code\n---\nReview.\n");
+  mkdirSync(path.join(dir, ".claude/output-styles"), { recursive: true });
+  writeFileSync(path.join(dir, ".claude/output-styles/terse.md"), "---\nname: terse\n---\nBe terse.\n");
+  const doctor = await runCli(["doctor", "--json"], { cwd: dir, env });
+  const report = JSON.parse(doctor.stdout);
+  const features = report.claudeUnsupported.map((f: { feature: string }) => f.feature);
+  expect(features).toEqual(["setting model", "setting includeCoAuthoredBy", "agents/ (1 file)", "output-styles/ (1 file)"]);
+  const text = await runCli(["doctor"], { cwd: dir, env });
+  expect(text.stdout).toContain(`warn Claude Code setting model (${path.join(dir, ".claude/settings.json")}): choose the model in agent-host's config (model) or with --model`);
+  expect(text.stdout).toContain("warn Claude Code agents/ (1 file)");
+});
