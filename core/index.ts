@@ -173,5 +173,5 @@ export { oneLine } from "./one-line.js";
 export { picomatch } from "./glob.js";
 export { judgedPaths, type JudgedPaths } from "./judged-paths.js";
 export { parseSkillFile, type SkillFile, type ParsedSkill } from "./skill-file.js";
-export { parseYaml, MAX_YAML_NODES } from "./yaml.js";
+export { parseYaml, parseFrontmatterYaml, MAX_YAML_NODES } from "./yaml.js";
 export { splitToolList, toolRules } from "./tool-names.js";

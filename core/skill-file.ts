@@ -12,7 +12,7 @@
  * such departure is a warning on the skill (`agent skills`, `agent doctor`), not a refusal. A skill
  * fetched by address (`expectedName`) is held to the letter: its name is how it was asked for.
  */
-import { parseYaml } from "./yaml.js";
+import { parseFrontmatterYaml } from "./yaml.js";
 import path from "node:path";
 import { splitToolList } from "./tool-names.js";
 
@@ -55,8 +55,14 @@ export async function parseSkillFile(file: string, text: string, options: { expe
   const parts = splitFrontmatter(text);
   if (!parts) return { ok: false, error: "no YAML frontmatter (the file must start with --- and a name and description)" };
   let fm: unknown;
+  const warnings: string[] = [];
   try {
-    fm = parseYaml(parts.yaml);
+    const read = parseFrontmatterYaml(parts.yaml);
+    fm = read.value;
+    if (read.quoted) {
+      if (options.expectedName !== undefined) throw new Error("a value YAML misreads (quote it)");
+      warnings.push("frontmatter is not valid YAML; values YAML misreads were read as plain text, as Claude Code does");
+    }
   } catch (err) {
     return { ok: false, error: `frontmatter is not valid YAML: ${(err as Error).message.split("\n")[0]}` };
   }
@@ -64,7 +70,6 @@ export async function parseSkillFile(file: string, text: string, options: { expe
   const f = fm as Record<string, unknown>;
   const dir = path.dirname(file);
   const strict = options.expectedName !== undefined;
-  const warnings: string[] = [];
   const named = skillName(f.name, options.expectedName ?? path.basename(dir), strict, warnings);
   if (!named.ok) return named;
   if (typeof f.description !== "string" || !f.description.trim()) return { ok: false, error: "frontmatter has no description" };

@@ -27,3 +27,40 @@ export function parseYaml(text: string, maxNodes = MAX_YAML_NODES): unknown {
   }
   return value;
 }
+
+/** Characters that make an unquoted YAML value mean something else (`@Observable`, `a: b`, `[x]`…). */
+const YAML_SPECIAL = /[{}[\]*&#!|>%@`]|: /;
+
+/** Top-level `key: value` lines whose unquoted value YAML would misread, double-quoted. */
+function quoteProblemValues(yaml: string): string {
+  return yaml
+    .split("\n")
+    .map((line) => {
+      const m = /^([A-Za-z_-]+):[ \t]+(.+)$/.exec(line);
+      if (!m) return line;
+      const value = m[2].trim();
+      if (/^(".*"|'.*')$/.test(value) || !YAML_SPECIAL.test(value)) return line;
+      return `${m[1]}: ${JSON.stringify(value)}`;
+    })
+    .join("\n");
+}
+
+/**
+ * Frontmatter as Claude Code reads it: YAML, and where that fails, again with each top-level `key: value`
+ * line whose value YAML misreads taken as the plain string it was meant to be (`description: @Observable
+ * for state`, `description: Use when: the user asks`). `quoted` says the second reading was needed.
+ * Throws the first reading's error when neither parses.
+ */
+export function parseFrontmatterYaml(text: string): { value: unknown; quoted: boolean } {
+  try {
+    return { value: parseYaml(text), quoted: false };
+  } catch (err) {
+    const retry = quoteProblemValues(text);
+    if (retry === text) throw err;
+    try {
+      return { value: parseYaml(retry), quoted: true };
+    } catch {
+      throw err;
+    }
+  }
+}

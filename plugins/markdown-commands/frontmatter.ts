@@ -4,7 +4,7 @@
  * files often hold values strict YAML refuses (`argument-hint: [pr] [priority]`), and Claude Code reads
  * them by quoting such values and parsing again; so do we, and only a file that still fails is invalid.
  */
-import { parseYaml as parseYamlValue, splitToolList } from "../../core/index.js";
+import { parseFrontmatterYaml, splitToolList } from "../../core/index.js";
 
 export interface CommandFile {
   /** From the frontmatter, else the body's first non-empty line (shortened). */
@@ -23,7 +23,6 @@ export type ParsedCommandFile = { ok: true; file: CommandFile } | { ok: false; e
 
 const MAX_DESCRIPTION = 100;
 /** Characters that make an unquoted YAML value something else than a plain string (Claude Code's list). */
-const YAML_SPECIAL = /[{}[\]*&#!|>%@`]|: /;
 
 function split(text: string): { yaml?: string; body: string } {
   const normalized = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
@@ -31,29 +30,11 @@ function split(text: string): { yaml?: string; body: string } {
   return m ? { yaml: m[1], body: normalized.slice(m[0].length) } : { body: normalized };
 }
 
-/** `key: value` lines whose unquoted value YAML would misread, double-quoted. */
-function quoteProblemValues(yaml: string): string {
-  return yaml
-    .split("\n")
-    .map((line) => {
-      const m = /^([A-Za-z_-]+):[ \t]+(.+)$/.exec(line);
-      if (!m) return line;
-      const value = m[2].trim();
-      if (/^(".*"|'.*')$/.test(value) || !YAML_SPECIAL.test(value)) return line;
-      return `${m[1]}: ${JSON.stringify(value)}`;
-    })
-    .join("\n");
-}
-
-async function parseYaml(yaml: string): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
+function parseYaml(yaml: string): { ok: true; value: unknown } | { ok: false; error: string } {
   try {
-    return { ok: true, value: parseYamlValue(yaml) };
+    return { ok: true, value: parseFrontmatterYaml(yaml).value };
   } catch (err) {
-    try {
-      return { ok: true, value: parseYamlValue(quoteProblemValues(yaml)) };
-    } catch {
-      return { ok: false, error: `frontmatter is not valid YAML: ${(err as Error).message.split("\n")[0]}` };
-    }
+    return { ok: false, error: `frontmatter is not valid YAML: ${(err as Error).message.split("\n")[0]}` };
   }
 }
 
@@ -88,7 +69,7 @@ export async function parseCommandFile(source: string, fallbackDescription: stri
   const body = rawBody.trim();
   let fm: Record<string, unknown> = {};
   if (yaml !== undefined && yaml.trim()) {
-    const parsed = await parseYaml(yaml);
+    const parsed = parseYaml(yaml);
     if (!parsed.ok) return parsed;
     if (parsed.value !== null && (typeof parsed.value !== "object" || Array.isArray(parsed.value))) {
       return { ok: false, error: "frontmatter must be a YAML mapping (key: value lines)" };

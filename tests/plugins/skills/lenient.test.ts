@@ -43,3 +43,17 @@ test("loaded with warnings where Claude Code loads them; refused only where noth
   expect(doctor.stdout).toContain(`agent-development/SKILL.md: name "Agent Development" must be`);
   expect(doctor.stdout).toContain(`folder-name/SKILL.md: name "other-name" differs from its folder`);
 });
+
+test("frontmatter YAML misreads (a value starting with @, a colon inside) is read as Claude Code reads it, with a warning", async () => {
+  const { parseSkillFile } = await import("../../../core/index.js");
+  const text = "---\nname: swiftui-patterns\ndescription: @Observable state, views: composition and navigation\n---\n\nBody.\n";
+  const r = await parseSkillFile("/x/swiftui-patterns/SKILL.md", text);
+  expect(r.ok && r.skill.description).toBe("@Observable state, views: composition and navigation");
+  expect(r.ok && r.skill.warnings).toEqual(["frontmatter is not valid YAML; values YAML misreads were read as plain text, as Claude Code does"]);
+  // Served by an MCP server, the file is held to the letter.
+  const strict = await parseSkillFile("skill://swiftui-patterns/SKILL.md", text, { expectedName: "swiftui-patterns" });
+  expect(strict).toMatchObject({ ok: false, error: expect.stringContaining("frontmatter is not valid YAML") });
+  // Broken beyond that: still refused, with the parser's reason.
+  const broken = await parseSkillFile("/x/b/SKILL.md", "---\nname: b\ndescription: [unclosed\n  - x: : y\n---\n");
+  expect(broken).toMatchObject({ ok: false, error: expect.stringContaining("frontmatter is not valid YAML") });
+});
