@@ -2,7 +2,8 @@
  * Claude Code's settings files as config sources: `~/.claude/settings.json` (or `$CLAUDE_CONFIG_DIR`),
  * then `.claude/settings.json` and `.claude/settings.local.json` at the project root. The user wrote
  * them (or accepted them in Claude Code), so they are read here with the config files, not through a
- * plugin's `config` hook (which may not add allow rules), and merge under agent-host's own files.
+ * plugin's `config` hook (which may not add allow rules), and merge under agent-host's own files. The
+ * managed settings file, an administrator's policy, merges over them all.
  * Only what means something here is read: permission rules (translated, see `translateRule`),
  * `defaultMode`, `hooks`, `disableAllHooks` and `env`; every other key is recorded as ignored.
  */
@@ -41,6 +42,22 @@ export interface ClaudeSettings {
 /** The folder of Claude Code's user settings: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function claudeUserDir(): string {
   return process.env.CLAUDE_CONFIG_DIR || path.join(homedir(), ".claude");
+}
+
+/**
+ * Claude Code's managed (enterprise) settings: `/etc/claude-code/managed-settings.json` on Linux,
+ * `/Library/Application Support/ClaudeCode/managed-settings.json` on macOS; `AGENT_CLAUDE_MANAGED_SETTINGS`
+ * names another file (tests, unusual installs). An administrator's policy: read last, over every other file.
+ */
+export function claudeManagedSettingsFile(): string | undefined {
+  const file =
+    process.env.AGENT_CLAUDE_MANAGED_SETTINGS ||
+    (process.platform === "darwin" ? "/Library/Application Support/ClaudeCode/managed-settings.json" : process.platform === "linux" ? "/etc/claude-code/managed-settings.json" : undefined);
+  try {
+    return file && existsSync(file) && statSync(file).isFile() ? file : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The settings files, lowest precedence first (Claude Code's own order: user, project, local). */
@@ -140,8 +157,13 @@ export async function readClaudeSettings(file: string, root: string, projectRoot
   return out;
 }
 
+function restrictive(v: unknown): boolean {
+  return v === false || v === null || (Array.isArray(v) && v.length === 0);
+}
+
 /** A list of non-empty strings, or a ConfigError naming the key. */
 function stringList(value: unknown, where: string, bad: (key: string, message: string) => never): string[] {
+  if (value === null) return [];
   if (!Array.isArray(value) || value.some((v) => typeof v !== "string" || !v)) bad(where, "expected a list of non-empty strings");
   return value as string[];
 }
@@ -160,7 +182,9 @@ function settingsPath(p: string, root: string, home = homedir()): string {
 function readSandbox(value: unknown, out: ClaudeSettings, root: string, bad: (key: string, message: string) => never): void {
   if (typeof value !== "object" || value === null || Array.isArray(value)) bad("sandbox", "expected an object");
   const sandbox: NonNullable<AgentConfig["sandbox"]> = {};
-  const notApplied = (key: string, why: string) => {
+  const notApplied = (key: string, why: string, v?: unknown) => {
+    // A value that asks for no more than agent-host's sandbox already does (false, [], null) needs no warning.
+    if (restrictive(v)) return void out.origins.push({ key: `sandbox.${key}`, file: out.file, note: "agent-host's sandbox already behaves so" });
     out.warnings.push(`${out.file}: sandbox.${key} was not applied: ${why}.`);
     out.origins.push({ key: `sandbox.${key}`, file: out.file, note: "not applied" });
   };
@@ -168,21 +192,24 @@ function readSandbox(value: unknown, out: ClaudeSettings, root: string, bad: (ke
     if (key === "network" && v && typeof v === "object" && !Array.isArray(v)) {
       for (const [nk, nv] of Object.entries(v as Record<string, unknown>)) {
         if (nk === "allowedDomains") {
-          sandbox.network = stringList(nv, "sandbox.network.allowedDomains", bad);
-          out.origins.push({ key: "sandbox.network", file: out.file, value: sandbox.network.join(", "), written: "sandbox.network.allowedDomains" });
-        } else notApplied(`network.${nk}`, "agent-host's sandbox allows hosts by name only (sandbox.network)");
+          const hosts = stringList(nv, "sandbox.network.allowedDomains", bad);
+          // No hosts is agent-host's default (no network): nothing to add.
+          if (hosts.length) sandbox.network = hosts;
+          out.origins.push({ key: "sandbox.network", file: out.file, value: hosts.join(", ") || "none", written: "sandbox.network.allowedDomains" });
+        } else notApplied(`network.${nk}`, "agent-host's sandbox allows hosts by name only (sandbox.network)", nv);
       }
     } else if (key === "filesystem" && v && typeof v === "object" && !Array.isArray(v)) {
       for (const [fk, fv] of Object.entries(v as Record<string, unknown>)) {
         if (fk === "allowWrite" || fk === "denyRead") {
-          sandbox[fk] = stringList(fv, `sandbox.filesystem.${fk}`, bad).map((p) => settingsPath(p, root));
-          out.origins.push({ key: `sandbox.${fk}`, file: out.file, value: sandbox[fk].join(", "), written: `sandbox.filesystem.${fk}` });
-        } else notApplied(`filesystem.${fk}`, "it has no equivalent here (sandbox.allowWrite and sandbox.denyRead do)");
+          const paths = stringList(fv, `sandbox.filesystem.${fk}`, bad).map((p) => settingsPath(p, root));
+          if (paths.length) sandbox[fk] = paths;
+          out.origins.push({ key: `sandbox.${fk}`, file: out.file, value: paths.join(", "), written: `sandbox.filesystem.${fk}` });
+        } else notApplied(`filesystem.${fk}`, "it has no equivalent here (sandbox.allowWrite and sandbox.denyRead do)", fv);
       }
     } else if (key === "enabled") {
       if (v !== true) notApplied("enabled", "agent-host's sandbox is on unless agent-host's own config says sandbox.enabled: false");
       else out.origins.push({ key: "sandbox.enabled", file: out.file, value: "true", note: "agent-host's sandbox is on by default" });
-    } else notApplied(key, "commands run in agent-host's sandbox by its own rules; there is no way out of it for a command");
+    } else notApplied(key, "commands run in agent-host's sandbox by its own rules; there is no way out of it for a command", v);
   }
   if (Object.keys(sandbox).length) out.core.sandbox = sandbox;
 }

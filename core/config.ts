@@ -14,7 +14,7 @@ import { ConfigError, errorMessage } from "./errors.js";
 import { localSettingsPath } from "./local-settings.js";
 import { defaultUserConfigDir } from "./user-config-dir.js";
 import { aliasProblem, expandModelAlias } from "./model-aliases.js";
-import { claudeSettingsFiles, claudeUserDir, readClaudeSettings, type ClaudeSettings, type ConfigOrigin } from "./claude-settings.js";
+import { claudeManagedSettingsFile, claudeSettingsFiles, claudeUserDir, readClaudeSettings, type ClaudeSettings, type ConfigOrigin } from "./claude-settings.js";
 import { FolderTrust, fileDigest } from "./trust.js";
 import { narrowFolderConfig } from "./trust-config.js";
 import { isPlainObject } from "./plain-object.js";
@@ -375,6 +375,13 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     }
   }
   for (const o of ours) take(o.file, o.fc, undefined, o.folder);
+  // An administrator's policy goes over everything: its mode, its deny rules, its disableBypass.
+  const managed = readFiles && claudeOn ? claudeManagedSettingsFile() : undefined;
+  if (managed) {
+    const settings = await readClaudeSettings(managed, configDir, configDir);
+    take(managed, { core: settings.core, extra: settings.extra }, settings, false);
+    warnings.push(...settings.warnings);
+  }
   // `model` may be an alias, known only once every file is merged: an unknown one names its file.
   if (config.model && !expandModelAlias(config.model, config.modelAliases)) {
     const from = [...ours].reverse().find((o) => o.fc.core.model !== undefined)?.file ?? files[files.length - 1] ?? "config";

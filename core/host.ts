@@ -417,8 +417,8 @@ function definedOnly<T extends object>(o: T): Partial<T> {
 }
 
 /** Bypass mode where a settings file disabled it (Claude Code's `disableBypassPermissionsMode`): refused, naming the file. */
-function allowedMode(mode: PermissionMode, config: { permissions?: { disableBypass?: boolean } }, origins: readonly { key: string; file: string }[]): PermissionMode {
+function allowedMode(mode: PermissionMode, config: { permissions?: { disableBypass?: boolean } }, origins: readonly { key: string; file: string; value?: string }[]): PermissionMode {
   if (mode !== "bypass" || config.permissions?.disableBypass !== true) return mode;
-  const from = origins.find((o) => o.key === "permissions.disableBypass")?.file ?? "the config";
+  const from = origins.find((o) => o.key === "permissions.disableBypass" && o.value === "true")?.file ?? "the config";
   throw new AgentError("E_USAGE", `bypass mode is disabled by ${from} (permissions.disableBypass); use another permission mode`);
 }

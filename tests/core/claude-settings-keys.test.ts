@@ -119,3 +119,46 @@ describe("sandbox", () => {
     expect(loaded.warnings.join("\n")).toContain("sandbox.enabled was not applied");
   });
 });
+
+describe("real settings files from Anthropic's examples", () => {
+  const saved = process.env.AGENT_CLAUDE_MANAGED_SETTINGS;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.AGENT_CLAUDE_MANAGED_SETTINGS;
+    else process.env.AGENT_CLAUDE_MANAGED_SETTINGS = saved;
+  });
+
+  // examples/settings/settings-bash-sandbox.json of anthropics/claude-code: every value as strict as ours or stricter.
+  const BASH_SANDBOX = {
+    allowManagedPermissionRulesOnly: true,
+    sandbox: {
+      enabled: true,
+      autoAllowBashIfSandboxed: false,
+      allowUnsandboxedCommands: false,
+      excludedCommands: [],
+      network: { allowUnixSockets: [], allowAllUnixSockets: false, allowLocalBinding: false, allowedDomains: [], httpProxyPort: null, socksProxyPort: null },
+      enableWeakerNestedSandbox: false,
+    },
+  };
+
+  test("a strict sandbox section loads without a warning and leaves agent-host's sandbox as strict as it was", async () => {
+    const p = tempProject({ ".claude/settings.json": BASH_SANDBOX });
+    const loaded = await loadConfig({ cwd: p.dir, userConfigDir: false, trust: true });
+    expect(loaded.warnings).toEqual([]);
+    expect(loaded.config.sandbox ?? {}).toEqual({});
+  });
+
+  test("the managed settings file (settings-strict.json as policy) goes over agent-host's own files", async () => {
+    const managed = writeFile(path.join(tempDir("managed-"), "managed-settings.json"), {
+      permissions: { disableBypassPermissionsMode: "disable", ask: ["Bash"], deny: ["WebSearch", "WebFetch"], defaultMode: "plan" },
+      allowManagedHooksOnly: true,
+      strictKnownMarketplaces: [],
+    });
+    process.env.AGENT_CLAUDE_MANAGED_SETTINGS = managed;
+    const p = tempProject({ ".agentrc.json": { permissions: { mode: "acceptEdits", disableBypass: false } } });
+    const loaded = await loadConfig({ cwd: p.dir, userConfigDir: false, trust: true });
+    expect(loaded.files.at(-1)).toBe(managed);
+    expect(loaded.config.permissions).toMatchObject({ mode: "plan", disableBypass: true, ask: ["Bash"], deny: ["WebSearch", "WebFetch"] });
+    const err = await (await prepareHost({ cwd: p.dir, userConfigDir: false, trust: true, audit: false, permissionMode: "bypass" })).open().catch((e) => e);
+    expect(err.message).toContain(`bypass mode is disabled by ${managed}`);
+  });
+});
