@@ -37,6 +37,8 @@ export interface ClaudeSettings {
   origins: ConfigOrigin[];
   /** Parts that were deliberately not applied (reported as warnings). */
   warnings: string[];
+  /** `allowManagedPermissionRulesOnly`: meaningful in the managed file only (allow rules of other files are dropped). */
+  managedRulesOnly?: boolean;
 }
 
 /** The folder of Claude Code's user settings: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
@@ -152,6 +154,10 @@ export async function readClaudeSettings(file: string, root: string, projectRoot
       }
       out.core.env = env;
     } else if (key === "sandbox") readSandbox(value, out, root, bad);
+    else if (key === "allowManagedPermissionRulesOnly" && value === true) {
+      out.managedRulesOnly = true;
+      out.origins.push({ key, file, note: "applies in the managed settings file only" });
+    }
     else out.origins.push({ key, file, note: "ignored: it means nothing to agent-host" });
   }
   return out;

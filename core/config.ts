@@ -381,6 +381,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     const settings = await readClaudeSettings(managed, configDir, configDir);
     take(managed, { core: settings.core, extra: settings.extra }, settings, false);
     warnings.push(...settings.warnings);
+    // Only the policy's allow rules allow; every file's ask and deny rules still hold (stricter, never looser).
+    if (settings.managedRulesOnly && config.permissions) config.permissions = { ...config.permissions, allow: settings.core.permissions?.allow ?? [] };
   }
   // `model` may be an alias, known only once every file is merged: an unknown one names its file.
   if (config.model && !expandModelAlias(config.model, config.modelAliases)) {

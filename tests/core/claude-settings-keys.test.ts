@@ -150,14 +150,16 @@ describe("real settings files from Anthropic's examples", () => {
   test("the managed settings file (settings-strict.json as policy) goes over agent-host's own files", async () => {
     const managed = writeFile(path.join(tempDir("managed-"), "managed-settings.json"), {
       permissions: { disableBypassPermissionsMode: "disable", ask: ["Bash"], deny: ["WebSearch", "WebFetch"], defaultMode: "plan" },
+      allowManagedPermissionRulesOnly: true,
       allowManagedHooksOnly: true,
       strictKnownMarketplaces: [],
     });
     process.env.AGENT_CLAUDE_MANAGED_SETTINGS = managed;
-    const p = tempProject({ ".agentrc.json": { permissions: { mode: "acceptEdits", disableBypass: false } } });
+    const p = tempProject({ ".agentrc.json": { permissions: { mode: "acceptEdits", disableBypass: false, allow: ["run_command"], deny: ["Bash(rm:*)"] } } });
     const loaded = await loadConfig({ cwd: p.dir, userConfigDir: false, trust: true });
     expect(loaded.files.at(-1)).toBe(managed);
-    expect(loaded.config.permissions).toMatchObject({ mode: "plan", disableBypass: true, ask: ["Bash"], deny: ["WebSearch", "WebFetch"] });
+    // allowManagedPermissionRulesOnly: the project's allow rule is gone; its deny rule stays.
+    expect(loaded.config.permissions).toEqual({ mode: "plan", disableBypass: true, allow: [], ask: ["Bash"], deny: ["Bash(rm:*)", "WebSearch", "WebFetch"] });
     const err = await (await prepareHost({ cwd: p.dir, userConfigDir: false, trust: true, audit: false, permissionMode: "bypass" })).open().catch((e) => e);
     expect(err.message).toContain(`bypass mode is disabled by ${managed}`);
   });
