@@ -286,7 +286,7 @@ export class Permissions {
 
   private verdict(tool: ToolEntry, subjects: string[] | undefined): Verdict {
     const kind = tool.definition.subjectKind === "path" ? "path" : "text";
-    const v = judge(this.deps.rules, this.mode, tool.view, tool.risk, subjects, kind);
+    const v = judge(this.deps.rules, this.mode, tool.view, riskOf(tool, subjects), subjects, kind);
     if (v.decision === "ask" && (this.sessionAllow.length || this.turnAllow.length)) {
       // Answers of "always this session" (and a turn's grants) combine with the config's allow rules to cover every part of a call.
       const granted = allowCoverage([...this.sessionAllow, ...this.turnAllow, ...this.deps.rules.allow], tool.view, subjects, kind);
@@ -468,4 +468,15 @@ export function sameSubjects(a: Subjects, b: Subjects): boolean {
   if (a instanceof SubjectFailure || b instanceof SubjectFailure) return false;
   if (!a || !b) return a === b;
   return a.length === b.length && a.every((s, i) => s === b[i]);
+}
+
+/** The risk a call is judged at: `read` where the tool says these subjects only read (see `ToolDefinition.readOnly`). */
+function riskOf(tool: ToolEntry, subjects: string[] | undefined): ToolEntry["risk"] {
+  const readOnly = tool.definition.readOnly;
+  if (!readOnly || !subjects?.length || tool.risk === "read") return tool.risk;
+  try {
+    return readOnly(subjects) === true ? "read" : tool.risk;
+  } catch {
+    return tool.risk;
+  }
 }

@@ -198,6 +198,12 @@ export interface ToolDefinition<I = any> {
    */
   subjectKind?: "path" | "text";
   /**
+   * Whether a call of this tool only reads, judged from its permission subjects (run_command's `git status`,
+   * `git log | head`): such a call is judged as a `read` call (no question in default and plan modes), its
+   * rules applying as to any other call (deny first). Return true only when sure; a throw counts as false.
+   */
+  readOnly?(subjects: readonly string[]): boolean;
+  /**
    * The files a call would write (or remove), for the gate's protected-path check: a write to a file
    * that decides what the agent may do (its config, `.agent/`, `.claude/`, `.mcp.json`, `.git/`, the
    * user's config folders) is asked in every permission mode, and only an allow rule naming exactly that

@@ -7,10 +7,16 @@ import { editFileTool } from "./edit-file.js";
 import { grepTool } from "./grep.js";
 import { listFilesTool } from "./list-files.js";
 import { readFileTool } from "./read-file.js";
+import { isReadOnlyLine } from "./_read-only.js";
 import { runCommandTool } from "./run-command.js";
 import { writeFileTool } from "./write-file.js";
 
 export default definePlugin({
   name: "tools",
-  tools: [readFileTool, writeFileTool, editFileTool, listFilesTool, grepTool, runCommandTool],
+  tools: [readFileTool, writeFileTool, editFileTool, listFilesTool, grepTool],
+  setup(ctx) {
+    // In a folder the user trusted, git's read-only commands run without a question. Not in one nobody
+    // trusted: its .git/config could make `git diff` run a program of its own (diff.external, core.fsmonitor).
+    ctx.tools.add(ctx.trust.trusted ? { ...runCommandTool, readOnly: isReadOnlyLine } : runCommandTool);
+  },
 });
