@@ -290,6 +290,18 @@ describe("protected paths", () => {
       writes: async (i) => [i.line, { path: "out.log", cwd: "build", subject: i.line, uncertain: false, tree: false }],
       run: () => "ok",
     });
+    defineTool({
+      name: "lines",
+      description: "Run a line",
+      risk: "execute",
+      input: z.object({ line: z.string() }),
+      permissionSubject: (i) => i.line,
+      readOnly(subjects) {
+        expectTypeOf(subjects).toEqualTypeOf<readonly string[]>();
+        return subjects.every((s) => s.startsWith("git status"));
+      },
+      run: () => "ok",
+    });
     // @ts-expect-error changesAgentKey is a boolean
     const bad: FileWrite = { path: "x", changesAgentKey: "no" };
     void bad;
