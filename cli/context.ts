@@ -46,7 +46,7 @@ export function canPrompt(): boolean {
   return !!process.stdin.isTTY && !!process.stderr.isTTY && process.env.CI !== "true";
 }
 
-export function createAppContext(flags: { cwd?: string; permissionMode?: PermissionMode; debug: boolean; flags?: RunFlags }): AppContext {
+export function createAppContext(flags: { cwd?: string; permissionMode?: PermissionMode; neverAsk?: boolean; debug: boolean; flags?: RunFlags }): AppContext {
   const cwd = flags.cwd ?? process.cwd();
   let prepared: Promise<PreparedHost> | undefined;
   let preparedValue: PreparedHost | undefined;
@@ -99,7 +99,8 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
           // Servers start when their tools are needed (a call, a run); listing commands pass false.
           lazyTools: true,
           // The prompt (and node:readline) loads on the first question only.
-          askPermission: interactive === true && canPrompt() ? askOnTerminal(() => opened) : undefined,
+          // --permission-mode dontAsk: what would ask is denied, as in a headless run.
+          askPermission: interactive === true && canPrompt() && !flags.neverAsk ? askOnTerminal(() => opened) : undefined,
           ...rest,
         }),
       );
