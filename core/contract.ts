@@ -483,6 +483,11 @@ export interface CliOpenHostOptions extends OpenHostOptions {
    * run needs them. Pass `false` for a command that lists everything (`agent tools`, `agent mcp list`).
    */
   lazyTools?: boolean;
+  /**
+   * A command that only reads and lists (`agent tools`, `agent skills`): in a project with no `.agent/`
+   * folder it starts no audit log there (it makes no tool call; a listing leaves no trace in the folder).
+   */
+  listing?: boolean;
 }
 
 /** What a CLI command's `run` receives. */
