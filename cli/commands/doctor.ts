@@ -28,7 +28,7 @@ export default defineAppCommand({
   options: { json: { type: "boolean", description: "print the report as JSON" } },
   positionals: false,
   async run(ctx) {
-    const host = await ctx.openHost({ quiet: true, lazyTools: false });
+    const host = await ctx.openHost({ quiet: true, lazyTools: false, listing: true });
     // No model is not a problem (only `agent run` and the interactive session need one); a model that
     // names no registered provider, or is malformed, is.
     const warnings: string[] = [];

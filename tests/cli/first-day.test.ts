@@ -76,3 +76,22 @@ describe.concurrent("the workspace boundary", () => {
     expect(last).toMatchObject({ kind: "call", name: "read_file", outcome: "denied" });
   });
 });
+
+describe.concurrent("read-only commands", () => {
+  test("tools, commands, plugins, doctor, skills, mcp list and --help leave no .agent/ in a folder that has none", async () => {
+    const p = project();
+    for (const args of [["tools"], ["commands"], ["plugins"], ["doctor"], ["skills"], ["mcp", "list"], ["--help"], ["help", "tools"]]) {
+      const r = await cli(p, args);
+      expect(r.code, `agent ${args.join(" ")}: ${r.stderr}`).toBeLessThanOrEqual(1);
+      expect(existsSync(p.path(".agent")), `agent ${args.join(" ")} created .agent/`).toBe(false);
+    }
+  });
+
+  test("where .agent/ exists, a listing's registrations are audited as before", async () => {
+    const p = project();
+    p.write(".agent/.keep", "");
+    expect((await cli(p, ["tools"])).code).toBe(0);
+    const records = readFileSync(p.auditFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(records.some((r) => r.kind === "register" && r.source === "testkit")).toBe(true);
+  });
+});
