@@ -327,11 +327,9 @@ export class Gate {
     } catch (err) {
       if (run.aborted && !run.timedOut) return this.fail(rec, callId, "aborted", `Call to ${name} was cancelled.`, "E_TOOL_ABORTED");
       // A tool that threw or timed out still ran: afterToolCall sees the failure (a cancelled one not).
-      // A path outside the workspace is refused by the workspace, not a failure of the tool: "denied".
-      const failedCode = errorCode(err);
       const [outcome, output, code] = run.timedOut
         ? (["timeout", `Tool ${name} timed out after ${timeoutMs} ms and was cancelled.`, "E_TOOL_TIMEOUT"] as const)
-        : ([failedCode === "E_PATH_OUTSIDE_WORKSPACE" ? "denied" : "error", `Tool ${name} failed: ${errorMessage(err)}`, failedCode] as const);
+        : ([thrownOutcome(err), `Tool ${name} failed: ${errorMessage(err)}`, errorCode(err)] as const);
       const failed: ToolResult = { ok: false, outcome, output, durationMs: 0, callId, error: { code, message: output } };
       return this.after(rec, tool, args, state, failed, Buffer.byteLength(output));
     } finally {
@@ -462,6 +460,11 @@ function callRecord(rec: CallRecord, callId: string, kind: "start" | "call", out
 
 function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
   return typeof (v as { then?: unknown } | null)?.then === "function";
+}
+
+/** A path outside the workspace is refused by the workspace, not a failure of the tool: "denied". */
+function thrownOutcome(err: unknown): CallOutcome {
+  return errorCode(err) === "E_PATH_OUTSIDE_WORKSPACE" ? "denied" : "error";
 }
 
 function errorCode(err: unknown): string {
