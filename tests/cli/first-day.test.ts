@@ -95,3 +95,40 @@ describe.concurrent("read-only commands", () => {
     expect(records.some((r) => r.kind === "register" && r.source === "testkit")).toBe(true);
   });
 });
+
+describe.concurrent("a code config that imports agent-host, with a global agent", () => {
+  const CONFIG = `import { defineConfig } from "agent-host";
+import { createTestHost } from "agent-host/testing";
+export default defineConfig({ model: typeof createTestHost === "function" ? "openai:gpt-4o" : "none", permissions: { allow: ["read_file"] } });
+`;
+
+  test("the project has no agent-host: the CLI's own is used, and agent doctor says so", async () => {
+    const p = tempProject({ "agent.config.ts": CONFIG });
+    const config = await cli(p, ["config", "--json"]);
+    expect(config.stderr).toBe("");
+    expect(JSON.parse(config.stdout).config).toMatchObject({ model: "openai:gpt-4o", permissions: { allow: ["read_file"] } });
+    const doctor = await cli(p, ["doctor"]);
+    expect(doctor.stdout).toContain(`${p.path("agent.config.ts")} imports agent-host`);
+    expect(doctor.stdout).toContain("from this agent's own package");
+  });
+
+  test("the file's own mistakes are reported, not a missing agent-host", async () => {
+    const p = tempProject({ "agent.config.ts": `import { defineConfig } from "agent-host";\nexport default defineConfig({ permisions: {} });\n` });
+    const r = await cli(p, ["tools"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain("Cannot find module");
+    expect(r.stderr).toContain("permisions");
+  });
+
+  test("a project with agent-host of its own imports that one", async () => {
+    const p = tempProject({
+      "agent.config.mjs": `import { defineConfig, marker } from "agent-host";\nexport default defineConfig({ model: marker });\n`,
+      "node_modules/agent-host/package.json": { name: "agent-host", version: "9.9.9", type: "module", exports: { ".": "./index.js" } },
+      "node_modules/agent-host/index.js": `export const defineConfig = (c) => c;\nexport const marker = "openai:from-the-project";\n`,
+    });
+    const config = await cli(p, ["config", "--json"]);
+    expect(JSON.parse(config.stdout).config.model).toBe("openai:from-the-project");
+    const doctor = await cli(p, ["doctor"]);
+    expect(doctor.stdout).toContain(`imports agent-host 9.9.9 from the project (${p.path("node_modules/agent-host")})`);
+  });
+});
