@@ -26,6 +26,7 @@ import type {
   ProcessTracker,
   RegisteredCommand,
   RegisteredTool,
+  SessionGrant,
   ToolResult,
   Workspace,
 } from "./types.js";
@@ -321,6 +322,8 @@ export interface PluginHost extends KindListings {
   readonly problems: readonly HostProblem[];
   /** Read-only here: only the user changes it. */
   readonly permissionMode: PermissionMode;
+  /** Rules allowed for the rest of this session (answers "always", plugins' granted requests), oldest first. */
+  readonly permissionGrants: readonly SessionGrant[];
   /** Listen to every event (frozen: listeners cannot change what others see); returns an unsubscribe function. */
   on(listener: (event: AgentEvent) => void): () => void;
   emit(event: AgentEvent): void;

@@ -26,6 +26,7 @@ import type {
   CommandSandbox,
   PermissionMode,
   ProcessTracker,
+  SessionGrant,
   ToolCallContext,
   ToolResult,
   ToolReturn,
@@ -124,6 +125,16 @@ export class Gate {
   /** See `Permissions.requestGrant`: a plugin asks to allow rules for the session. */
   requestGrant(plugin: string, rules: readonly unknown[], reason: string, policy: "ask" | "allow" | "deny"): Promise<boolean> {
     return this.permissions.requestGrant(plugin, rules, reason, policy);
+  }
+
+  /** See `Permissions.listSessionGrants`. */
+  sessionGrants(): SessionGrant[] {
+    return this.permissions.listSessionGrants();
+  }
+
+  /** See `Permissions.revokeSessionGrant`. */
+  revokeSessionGrant(index: number, by: string): SessionGrant | undefined {
+    return this.permissions.revokeSessionGrant(index, by);
   }
 
   canAsk(): boolean {

@@ -32,6 +32,7 @@ export type {
   ToolResult,
   CallOptions,
   PermissionAnswer,
+  SessionGrant,
   PermissionRequest,
   GrantRequest,
   PermissionAsker,
