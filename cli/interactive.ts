@@ -46,7 +46,7 @@ export async function runInteractive(ctx: Pick<AppContext, "openHost" | "prepare
   const host = (opened = await ctx.openHost({
     interactive: false,
     ctrlC: "caller",
-    askPermission: createPermissionAsker({ ask: (q) => term.askDuringRun(q), output: process.stdout, onCancel: () => cancelRun?.(), ...hostAware(() => opened) }),
+    askPermission: createPermissionAsker({ ask: (q, o) => term.askDuringRun(q, o), output: process.stdout, onCancel: () => cancelRun?.(), ...hostAware(() => opened) }),
   }));
   // Servers start now, in the background, while the user types: the prompt never waits for them.
   void host.tools.load();

@@ -36,7 +36,7 @@ test("/permissions lists an 'always this session' answer apart from the saved ru
   const s = await start([writeMarker("m1"), "Written.", writeMarker("m2"), "Written again."], { permissions: { deny: ["run_command(rm:*)"] } });
   s.type("Write the marker\r");
   await s.waitFor("? Allow write_marker(marker.txt)");
-  s.type("a\r");
+  s.type("a");
   await s.waitFor("Written.");
   await s.prompt();
 
@@ -56,7 +56,7 @@ test("/permissions lists an 'always this session' answer apart from the saved ru
 
   s.type("Write it again\r");
   await s.waitFor("? Allow write_marker(marker.txt)");
-  s.type("y\r");
+  s.type("y");
   await s.waitFor("Written again.");
   await s.prompt();
   s.type("/exit\r");
