@@ -2,7 +2,7 @@
  * The interactive session's terminal, on node:readline: history (kept in `.agent/history`), `\` + Enter
  * for a new line, bracketed paste (a multi-line paste is one input, shown as `[Pasted text #1 +3 lines]`
  * until sent), Tab completion (given by the session), and while a run goes: no echo (keys typed then
- * never garble the spinner line), Ctrl-C as a key that cancels the run, and the other keys kept to
+ * never garble the spinner line), Ctrl-C (or Esc) as a key that cancels the run, and the other keys kept to
  * pre-fill the next prompt, unless a permission question comes first (then they are dropped, so an
  * eager "y" + Enter cannot answer a question nobody has seen).
  */
@@ -159,7 +159,8 @@ export class Terminal {
       return;
     }
     if (this.mode !== "running") return original(s, key);
-    if (key?.ctrl && key.name === "c") return this.onInterrupt?.();
+    // Esc interrupts as Ctrl-C does (Claude Code's key for it).
+    if ((key?.ctrl && key.name === "c") || key?.name === "escape") return this.onInterrupt?.();
     if (key?.name === "backspace") this.typeAhead = [...this.typeAhead].slice(0, -1).join("");
     else if (typeof s === "string" && !key?.ctrl && !key?.meta && s >= " " && key?.name !== "return" && key?.name !== "enter") this.typeAhead += s;
   }

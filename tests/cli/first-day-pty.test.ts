@@ -62,3 +62,29 @@ test("/permissions lists an 'always this session' answer apart from the saved ru
   s.type("/exit\r");
   expect(await s.exited).toBe(0);
 });
+
+test("Esc interrupts a streamed answer as Ctrl-C does; the session goes on", async () => {
+  const s = await start([{ text: ["Starting a long answer", " that never ends"], stallAfter: 2 }, "Back again."]);
+  s.type("Talk for a long time\r");
+  await s.waitFor("Starting a long answer");
+  s.type("\x1b");
+  await s.waitFor("── cancelled");
+  await s.prompt();
+  s.type("Are you there?\r");
+  await s.waitFor("Back again.");
+  await s.prompt();
+  s.type("/exit\r");
+  expect(await s.exited).toBe(0);
+});
+
+test("a permission answer is one key: no Enter is needed", async () => {
+  const s = await start([writeMarker("m1"), "Written."]);
+  s.type("Write the marker\r");
+  await s.waitFor("? Allow write_marker(marker.txt)");
+  s.type("y");
+  await s.waitFor("✓ write_marker marker.txt");
+  await s.waitFor("Written.");
+  await s.prompt();
+  s.type("/exit\r");
+  expect(await s.exited).toBe(0);
+});
