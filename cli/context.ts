@@ -3,7 +3,9 @@
  * way to open the host with CLI conventions (notices to stderr, a terminal permission prompt when
  * asked for, Ctrl-C and SIGTERM close it so no child process outlives us).
  */
+import { existsSync } from "node:fs";
 import { constants } from "node:os";
+import path from "node:path";
 import { AgentError, hostVersion, prepareHost, trustPreparedFolder, type TrustReport, type Host, type PermissionAsker, type PermissionMode, type PreparedHost } from "../core/index.js";
 import type { CliOpenHostOptions } from "../core/index.js";
 import type { BaseContext } from "./args.js";
@@ -47,7 +49,7 @@ export function canPrompt(): boolean {
   return !!process.stdin.isTTY && !!process.stderr.isTTY && process.env.CI !== "true";
 }
 
-export function createAppContext(flags: { cwd?: string; permissionMode?: PermissionMode; debug: boolean; flags?: RunFlags }): AppContext {
+export function createAppContext(flags: { cwd?: string; permissionMode?: PermissionMode; neverAsk?: boolean; debug: boolean; flags?: RunFlags }): AppContext {
   const cwd = flags.cwd ?? process.cwd();
   let prepared: Promise<PreparedHost> | undefined;
   let preparedValue: PreparedHost | undefined;
@@ -89,7 +91,7 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
     interrupted: interrupt.signal,
     async openHost(options: CliOpenOptions = {}) {
       if (opened) throw new AgentError("E_USAGE", "the host is already open for this command");
-      const { interactive, quiet, ctrlC = "exit", ...rest } = options;
+      const { interactive, quiet, listing, ctrlC = "exit", ...rest } = options;
       // Handle signals from the start: while the host opens, servers may already be running in
       // process groups of their own, which a terminal's Ctrl-C does not reach.
       const signals = installSignalHandlers(interrupt);
@@ -100,7 +102,9 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
           // Servers start when their tools are needed (a call, a run); listing commands pass false.
           lazyTools: true,
           // The prompt (and node:readline) loads on the first question only.
-          askPermission: interactive === true && canPrompt() ? askOnTerminal(() => opened) : undefined,
+          // --permission-mode dontAsk: what would ask is denied, as in a headless run.
+          askPermission: interactive === true && canPrompt() && !flags.neverAsk ? askOnTerminal(() => opened) : undefined,
+          ...(listing && !keepsAudit(p) ? { audit: false as const } : {}),
           ...rest,
         }),
       );
@@ -134,6 +138,11 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
       throw new AgentError("E_USAGE", message);
     },
   };
+}
+
+/** Whether a listing writes the audit log: the project has `.agent/` already, or its config names a log of its own. */
+function keepsAudit(p: PreparedHost): boolean {
+  return p.config.audit?.path !== undefined || existsSync(path.join(p.projectRoot, ".agent"));
 }
 
 /** The terminal permission prompt; its module (and node:readline) loads on the first question only. */

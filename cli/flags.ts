@@ -7,7 +7,7 @@
  */
 import { statSync } from "node:fs";
 import path from "node:path";
-import { AgentError, ruleProblem, splitToolList, type AgentConfig, type Host, type Plugin } from "../core/index.js";
+import { AgentError, closestNames, PERMISSION_MODES, ruleProblem, splitToolList, type AgentConfig, type Host, type PermissionMode, type Plugin } from "../core/index.js";
 
 export interface RunFlags {
   allow: string[];
@@ -99,4 +99,23 @@ export function flagPlugins(f: RunFlags): Plugin[] {
   const text = f.appendSystemPrompt;
   if (!text) return [];
   return [{ name: "cli-append-system-prompt", enforce: "post", beforeModelRequest: (request) => ({ ...request, system: `${request.system}\n\n${text}` }) }];
+}
+
+/**
+ * Claude Code's mode names beside ours: `bypassPermissions` is `bypass`; `dontAsk` is `default` that
+ * never asks (what a rule does not allow is denied, as in a headless run).
+ */
+const CLAUDE_MODE_NAMES: Record<string, { mode: PermissionMode; neverAsk?: boolean }> = {
+  bypassPermissions: { mode: "bypass" },
+  dontAsk: { mode: "default", neverAsk: true },
+};
+
+/** `--permission-mode <name>`: ours or Claude Code's; anything else is a usage error naming the closest. */
+export function cliPermissionMode(name: string): { mode: PermissionMode; neverAsk?: boolean } {
+  if (PERMISSION_MODES.includes(name as PermissionMode)) return { mode: name as PermissionMode };
+  const claude = CLAUDE_MODE_NAMES[name];
+  if (claude) return claude;
+  const known = [...PERMISSION_MODES, ...Object.keys(CLAUDE_MODE_NAMES)];
+  const near = closestNames(name, known);
+  throw new AgentError("E_USAGE", `--permission-mode must be one of ${known.join(", ")}; got "${name}".${near.length ? ` Did you mean "${near[0]}"?` : ""}`);
 }

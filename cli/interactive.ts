@@ -46,7 +46,7 @@ export async function runInteractive(ctx: Pick<AppContext, "openHost" | "prepare
   const host = (opened = await ctx.openHost({
     interactive: false,
     ctrlC: "caller",
-    askPermission: createPermissionAsker({ ask: (q) => term.askDuringRun(q), output: process.stdout, onCancel: () => cancelRun?.(), ...hostAware(() => opened) }),
+    askPermission: createPermissionAsker({ ask: (q, o) => term.askDuringRun(q, o), output: process.stdout, onCancel: () => cancelRun?.(), ...hostAware(() => opened) }),
   }));
   // Servers start now, in the background, while the user types: the prompt never waits for them.
   void host.tools.load();
@@ -128,7 +128,7 @@ function banner(host: Host, s: Style): void {
   const parts = [`agent ${version()}`, shown, `${host.tools.list().length} tools`, `mode ${host.permissionMode}`];
   process.stdout.write(`${s.bold(parts[0])} ${s.gray("·")} ${parts.slice(1).join(s.gray(" · "))}\n`);
   if (!model) process.stdout.write(s.yellow("No model configured: choose one with /model provider:model (see /model), or set AGENT_MODEL.\n"));
-  process.stdout.write(s.gray("Type a task. /help for commands, !cmd runs a shell command, @path attaches a file (Tab completes), \\ + Enter for a new line, Ctrl-C cancels, Ctrl-D quits.\n\n"));
+  process.stdout.write(s.gray("Type a task. /help for commands, !cmd runs a shell command, @path attaches a file (Tab completes), \\ + Enter for a new line, Ctrl-C or Esc cancels, Ctrl-D quits.\n\n"));
 }
 
 async function runCommand(host: Host, line: string, s: Style): Promise<{ exit?: boolean; prompt?: string; model?: string }> {

@@ -3,9 +3,9 @@
  * reporting and exit codes. Exit codes: 0 success, 1 the tool/command/run failed, 2 usage or config
  * error, 3 denied by permission, 129/130/143 interrupted (SIGHUP/SIGINT/SIGTERM).
  */
-import { AgentError, ConfigError, ExitCode, closestNames, errorMessage, PERMISSION_MODES, pluginPreparedView, pluginView, type CliCommand, type ErrorCode, type PermissionMode } from "../core/index.js";
+import { AgentError, ConfigError, ExitCode, closestNames, errorMessage, pluginPreparedView, pluginView, type CliCommand, type ErrorCode } from "../core/index.js";
 import { findCommand, GLOBAL_FLAGS, helpFor, runCliCommand, type BaseContext } from "./args.js";
-import { addDir, RULE_FLAGS, takeRules, type RunFlags } from "./flags.js";
+import { addDir, cliPermissionMode, RULE_FLAGS, takeRules, type RunFlags } from "./flags.js";
 import { topLevel } from "./top-level.js";
 import { CORE_COMMANDS } from "./commands/index.js";
 import { createAppContext, type AppContext } from "./context.js";
@@ -16,7 +16,8 @@ import { redactString } from "../core/index.js";
 const GLOBAL_HELP = [
   "Global options:",
   "  --cwd <dir>                 project folder (default: current folder)",
-  "  --permission-mode <mode>    default | plan | acceptEdits | bypass",
+  "  --permission-mode <mode>    default | plan | acceptEdits | bypass (Claude Code's bypassPermissions and dontAsk too)",
+  "  --dangerously-skip-permissions  the same as --permission-mode bypass (every call still audited)",
   "  --allowedTools <rules>      allow these for this run: Read \"Bash(git log:*)\" (repeatable; commas or spaces)",
   "  --disallowedTools <rules>   deny these for this run, whatever else allows them",
   "  --add-dir <dir>             another folder the tools may use in this run (repeatable)",
@@ -65,6 +66,7 @@ function extractGlobals(argv: string[]): { rest: string[]; cwd?: string; mode?: 
     };
     if (flag === "--cwd") g.cwd = value();
     else if (flag === "--permission-mode") g.mode = value();
+    else if (flag === "--dangerously-skip-permissions") g.mode = "bypass";
     else if (flag === "--debug") g.debug = true;
     else if (Object.hasOwn(RULE_FLAGS, flag)) i = takeRules(argv, i, flag, inline, g.flags);
     else if (flag === "--add-dir") addDir(value(), g.flags);
@@ -118,10 +120,13 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${(await import("./context.js")).version()}\n`);
       return ExitCode.OK;
     }
-    if (g.mode !== undefined && !PERMISSION_MODES.includes(g.mode as PermissionMode)) {
-      throw new AgentError("E_USAGE", `--permission-mode must be one of ${PERMISSION_MODES.join(", ")}; got "${g.mode}"`);
+    const mode = g.mode === undefined ? undefined : cliPermissionMode(g.mode);
+    ctx = createAppContext({ cwd: g.cwd, permissionMode: mode?.mode, neverAsk: mode?.neverAsk, debug, flags: g.flags });
+    // `agent help <command> [sub]` is `agent <command> [sub] --help` (as npm and git have it).
+    if (g.rest[0] === "help" && g.rest.length > 1) {
+      g.rest.shift();
+      g.help = true;
     }
-    ctx = createAppContext({ cwd: g.cwd, permissionMode: g.mode as PermissionMode | undefined, debug, flags: g.flags });
     const [name, ...args] = g.rest;
     // These say in full what of the folder is trusted; the one-line notice would only repeat it.
     if (name === "trust" || name === "untrust" || name === "doctor") ctx.quietTrust();

@@ -2,7 +2,7 @@
  * The interactive session's terminal, on node:readline: history (kept in `.agent/history`), `\` + Enter
  * for a new line, bracketed paste (a multi-line paste is one input, shown as `[Pasted text #1 +3 lines]`
  * until sent), Tab completion (given by the session), and while a run goes: no echo (keys typed then
- * never garble the spinner line), Ctrl-C as a key that cancels the run, and the other keys kept to
+ * never garble the spinner line), Ctrl-C (or Esc) as a key that cancels the run, and the other keys kept to
  * pre-fill the next prompt, unless a permission question comes first (then they are dropped, so an
  * eager "y" + Enter cannot answer a question nobody has seen).
  */
@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { writeFileAtomic } from "../core/index.js";
 import { createInterface, type Completer, type Interface, type Key } from "node:readline";
-import { splitQuestion } from "./render/permission-prompt.js";
+import { isAnswerKey, splitQuestion } from "./render/permission-prompt.js";
 
 const HISTORY_SIZE = 500;
 const PROMPT = "> ";
@@ -34,6 +34,8 @@ export class Terminal {
   /** Keys typed while a run went (not echoed): the next prompt starts with them. */
   private typeAhead = "";
   private onInterrupt: (() => void) | undefined;
+  /** The question being asked takes one key as its answer, no Enter. */
+  private oneKey = false;
   private readonly restorePaste = () => process.stdout.write(PASTE_OFF);
 
   open(historyFile: string, completer?: Completer): void {
@@ -91,12 +93,13 @@ export class Terminal {
   }
 
   /** A permission question in the middle of a run. Null when the user pressed Ctrl-C. */
-  async askDuringRun(question: string): Promise<string | null> {
+  async askDuringRun(question: string, options: { oneKey?: boolean } = {}): Promise<string | null> {
     // Keys already typed, and those still in the terminal's buffer (read within the wait), are dropped.
     await new Promise((r) => setTimeout(r, 30));
     await new Promise((r) => setImmediate(r));
     this.typeAhead = "";
     this.mode = "asking";
+    this.oneKey = options.oneKey === true;
     try {
       const { preamble, prompt } = splitQuestion(question);
       process.stdout.write(preamble);
@@ -107,6 +110,7 @@ export class Terminal {
       return answer;
     } finally {
       if (this.mode === "asking") this.mode = "running";
+      this.oneKey = false;
     }
   }
 
@@ -149,8 +153,14 @@ export class Terminal {
       this.pasting += key?.name === "return" || key?.name === "enter" ? "\n" : (s ?? "");
       return;
     }
+    if (this.mode === "asking" && this.oneKey && isAnswerKey(s, key)) {
+      process.stdout.write(`${s}\n`);
+      this.deliver(s!);
+      return;
+    }
     if (this.mode !== "running") return original(s, key);
-    if (key?.ctrl && key.name === "c") return this.onInterrupt?.();
+    // Esc interrupts as Ctrl-C does (Claude Code's key for it).
+    if ((key?.ctrl && key.name === "c") || key?.name === "escape") return this.onInterrupt?.();
     if (key?.name === "backspace") this.typeAhead = [...this.typeAhead].slice(0, -1).join("");
     else if (typeof s === "string" && !key?.ctrl && !key?.meta && s >= " " && key?.name !== "return" && key?.name !== "enter") this.typeAhead += s;
   }

@@ -19,6 +19,7 @@ import { FolderTrust, fileDigest } from "./trust.js";
 import { narrowFolderConfig } from "./trust-config.js";
 import { isPlainObject } from "./plain-object.js";
 import type { z } from "zod";
+import { agentHostFor, selfAliases } from "./self-package.js";
 
 export const CONFIG_SEARCH_PLACES = [
   "agent.config.ts",
@@ -108,7 +109,9 @@ function formatPath(p: readonly PropertyKey[]): string {
 
 async function tsLoader(filepath: string): Promise<unknown> {
   const { createJiti } = await import("jiti");
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: true });
+  // With no agent-host of its own, the project's config imports the running CLI's (a global `agent`).
+  const alias = agentHostFor(filepath).source === "cli" ? selfAliases() : undefined;
+  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: true, alias });
   return jiti.import(filepath, { default: true });
 }
 

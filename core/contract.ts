@@ -26,6 +26,7 @@ import type {
   ProcessTracker,
   RegisteredCommand,
   RegisteredTool,
+  SessionGrant,
   ToolResult,
   Workspace,
 } from "./types.js";
@@ -321,6 +322,8 @@ export interface PluginHost extends KindListings {
   readonly problems: readonly HostProblem[];
   /** Read-only here: only the user changes it. */
   readonly permissionMode: PermissionMode;
+  /** Rules allowed for the rest of this session (answers "always", plugins' granted requests), oldest first. */
+  readonly permissionGrants: readonly SessionGrant[];
   /** Listen to every event (frozen: listeners cannot change what others see); returns an unsubscribe function. */
   on(listener: (event: AgentEvent) => void): () => void;
   emit(event: AgentEvent): void;
@@ -483,6 +486,11 @@ export interface CliOpenHostOptions extends OpenHostOptions {
    * run needs them. Pass `false` for a command that lists everything (`agent tools`, `agent mcp list`).
    */
   lazyTools?: boolean;
+  /**
+   * A command that only reads and lists (`agent tools`, `agent skills`): in a project with no `.agent/`
+   * folder it starts no audit log there (it makes no tool call; a listing leaves no trace in the folder).
+   */
+  listing?: boolean;
 }
 
 /** What a CLI command's `run` receives. */

@@ -26,6 +26,7 @@ import type {
   CommandSandbox,
   PermissionMode,
   ProcessTracker,
+  SessionGrant,
   ToolCallContext,
   ToolResult,
   ToolReturn,
@@ -124,6 +125,16 @@ export class Gate {
   /** See `Permissions.requestGrant`: a plugin asks to allow rules for the session. */
   requestGrant(plugin: string, rules: readonly unknown[], reason: string, policy: "ask" | "allow" | "deny"): Promise<boolean> {
     return this.permissions.requestGrant(plugin, rules, reason, policy);
+  }
+
+  /** See `Permissions.listSessionGrants`. */
+  sessionGrants(): SessionGrant[] {
+    return this.permissions.listSessionGrants();
+  }
+
+  /** See `Permissions.revokeSessionGrant`. */
+  revokeSessionGrant(index: number, by: string): SessionGrant | undefined {
+    return this.permissions.revokeSessionGrant(index, by);
   }
 
   canAsk(): boolean {
@@ -329,7 +340,7 @@ export class Gate {
       // A tool that threw or timed out still ran: afterToolCall sees the failure (a cancelled one not).
       const [outcome, output, code] = run.timedOut
         ? (["timeout", `Tool ${name} timed out after ${timeoutMs} ms and was cancelled.`, "E_TOOL_TIMEOUT"] as const)
-        : (["error", `Tool ${name} failed: ${errorMessage(err)}`, errorCode(err)] as const);
+        : ([thrownOutcome(err), `Tool ${name} failed: ${errorMessage(err)}`, errorCode(err)] as const);
       const failed: ToolResult = { ok: false, outcome, output, durationMs: 0, callId, error: { code, message: output } };
       return this.after(rec, tool, args, state, failed, Buffer.byteLength(output));
     } finally {
@@ -460,6 +471,11 @@ function callRecord(rec: CallRecord, callId: string, kind: "start" | "call", out
 
 function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
   return typeof (v as { then?: unknown } | null)?.then === "function";
+}
+
+/** A path outside the workspace is refused by the workspace, not a failure of the tool: "denied". */
+function thrownOutcome(err: unknown): CallOutcome {
+  return errorCode(err) === "E_PATH_OUTSIDE_WORKSPACE" ? "denied" : "error";
 }
 
 function errorCode(err: unknown): string {

@@ -6,13 +6,14 @@ import type { AuditLog } from "./audit.js";
 import { AgentError, errorMessage } from "./errors.js";
 import type { PluginHost } from "./host-types.js";
 import type { CommandEntry, Registry } from "./registry.js";
-import type { CommandContext, CommandResult, PermissionMode } from "./types.js";
+import type { CommandContext, CommandResult, PermissionMode, SessionGrant } from "./types.js";
 
 export interface CommandDeps {
   commands: Registry<CommandEntry>;
   audit: AuditLog;
   pluginHost(): PluginHost;
   setPermissionMode(mode: PermissionMode, by: string): void;
+  revokeGrant(index: number, by: string): SessionGrant | undefined;
 }
 
 export async function runCommand(deps: CommandDeps, line: string, opts: { signal?: AbortSignal; asUser?: boolean }): Promise<CommandResult> {
@@ -32,6 +33,9 @@ export async function runCommand(deps: CommandDeps, line: string, opts: { signal
         throw new AgentError("E_TOOL_DENIED", `/${name} cannot change the permission mode: only a command the user typed may, while it runs.`);
       }
       deps.setPermissionMode(mode, `user:/${name} (plugin ${cmd.plugin})`);
+    },
+    revokeGrant(n: number) {
+      return deps.revokeGrant(n - 1, `${byUser ? "user:" : ""}/${name} (plugin ${cmd.plugin})`);
     },
   });
   const started = performance.now();

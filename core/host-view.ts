@@ -124,6 +124,9 @@ export function pluginHostView(host: Host): PluginHost {
     get permissionMode() {
       return host.permissionMode;
     },
+    get permissionGrants() {
+      return host.permissionGrants;
+    },
     on: (listener) => host.on(listener),
     emit: (event) => host.emit(event),
     session: host.session,

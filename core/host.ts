@@ -212,7 +212,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     tools: { ...listings.tools, call: (name, input, opts) => gate.call(name, input, opts), load: (opts) => sources.load(opts) },
     commands: {
       ...listings.commands,
-      run: (line, opts = {}) => runCommand({ commands: registries.commands, audit, pluginHost: () => view, setPermissionMode }, line, opts),
+      run: (line, opts = {}) => runCommand({ commands: registries.commands, audit, pluginHost: () => view, setPermissionMode, revokeGrant: (i, by) => gate.revokeSessionGrant(i, by) }, line, opts),
     },
     get plugins() {
       return state.plugins.map((p) => statusOf(p, counts));
@@ -220,6 +220,9 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     problems,
     get permissionMode() {
       return gate.mode;
+    },
+    get permissionGrants() {
+      return gate.sessionGrants();
     },
     set permissionMode(m: PermissionMode) {
       setPermissionMode(m, "host");

@@ -32,6 +32,7 @@ export type {
   ToolResult,
   CallOptions,
   PermissionAnswer,
+  SessionGrant,
   PermissionRequest,
   GrantRequest,
   PermissionAsker,
@@ -163,6 +164,7 @@ export { capOutput } from "./output.js";
 export { redactString, summarize, isSecretKey, addSecret, REDACTED } from "./redact.js";
 export { closestNames, editDistance } from "./suggest.js";
 export { hostVersion } from "./version.js";
+export { agentHostFor, type AgentHostCopy } from "./self-package.js";
 export { tooDeep, MAX_CONFIG_DEPTH } from "./depth.js";
 export { parseJson, parseJsonConfig, parseJsonLines, JsonSyntaxError } from "./json.js";
 export { writeFileAtomic, openPrivateAppend, SECRET_FILE_MODE, type SharedFileMode } from "./atomic-write.js";

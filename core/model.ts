@@ -71,6 +71,11 @@ export interface ModelProvider {
   stream(request: ModelRequest, options: { signal: AbortSignal }): AsyncIterable<ModelStreamEvent>;
   /** The models this provider can serve, for `/model` (optional). */
   listModels?(options: { signal: AbortSignal }): Promise<string[]>;
+  /**
+   * Whether a model name with no provider prefix is this provider's (`--model gpt-4o`): answered without
+   * a request (a name pattern). When exactly one provider knows a bare name, it serves it (optional).
+   */
+  knowsModel?(model: string): boolean;
 }
 
 /** Split `provider:model`. The model part may itself contain colons (e.g. `ollama` tags). */

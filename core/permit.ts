@@ -19,7 +19,7 @@ import { isUncertain, opaqueReason, plainSubjects } from "./subject-marks.js";
 import { judgedPaths, pathSubjects, projectPath, recordJudged } from "./judged-paths.js";
 import type { ToolEntry } from "./registry.js";
 import type { Validation } from "./schema.js";
-import type { PermissionAsker, PermissionMode, Workspace } from "./types.js";
+import type { PermissionAsker, PermissionMode, SessionGrant, Workspace } from "./types.js";
 
 export interface PermitDeps {
   hooks: RawHooks;
@@ -58,6 +58,8 @@ export class Permissions {
   private grantsVersion = 0;
   /** `tool\0subject` of each subject the user allowed "always" in a question: names it exactly, for protected paths. */
   private readonly sessionExact = new Set<string>();
+  /** Each session grant as given (an answer, a plugin's request), so it can be listed and revoked. */
+  private readonly sessionGrants: { grant: SessionGrant; rules: ParsedRule[]; exact: string[] }[] = [];
   /**
    * Decisions for tools without a permission subject, which depend only on the rules, the mode, the
    * session grants and the tool (MCP tools are all like this): computed once, not on every call.
@@ -98,10 +100,7 @@ export class Permissions {
       decision = isAllow(answer) ? "allow" : "deny";
       by = "user";
     }
-    if (decision === "allow") {
-      this.sessionAllow.push(...list.map(parseRule));
-      this.grantsVersion++;
-    }
+    if (decision === "allow") this.addSessionGrant({ rules: list, by: `plugin:${plugin}`, reason }, list.map(parseRule), []);
     this.deps.audit.write({ kind: "grant", source: plugin, name: list.join(", "), decision, by, outcome: decision === "allow" ? "granted" : "refused", detail: { reason } });
     this.deps.emit({ type: "permission_grant", plugin, rules: list, reason, decision, by });
     return decision === "allow";
@@ -121,6 +120,33 @@ export class Permissions {
     this.deps.audit.write({ kind: "grant", source: plugin, name: list.join(", "), decision: "allow", by, outcome: "granted", detail: { reason, until: "end of turn" } });
     this.deps.emit({ type: "permission_grant", plugin, rules: list, reason, decision: "allow", by });
     return true;
+  }
+
+  /** The grants of this session, oldest first (numbered from 1 by `/permissions`). */
+  listSessionGrants(): SessionGrant[] {
+    return this.sessionGrants.map((g) => g.grant);
+  }
+
+  /** Take back session grant `index` (0-based): its rules no longer allow anything. Audited. */
+  revokeSessionGrant(index: number, by: string): SessionGrant | undefined {
+    const entry = Number.isInteger(index) ? this.sessionGrants[index] : undefined;
+    if (!entry) return undefined;
+    this.sessionGrants.splice(index, 1);
+    for (const r of entry.rules) {
+      const at = this.sessionAllow.indexOf(r);
+      if (at >= 0) this.sessionAllow.splice(at, 1);
+    }
+    for (const key of entry.exact) if (!this.sessionGrants.some((g) => g.exact.includes(key))) this.sessionExact.delete(key);
+    this.grantsVersion++;
+    this.deps.audit.write({ kind: "grant", source: by, name: entry.grant.rules.join(", "), decision: "deny", by, outcome: "revoked", detail: { grantedBy: entry.grant.by } });
+    return entry.grant;
+  }
+
+  private addSessionGrant(grant: SessionGrant, rules: ParsedRule[], exact: string[]): void {
+    this.sessionGrants.push({ grant: Object.freeze({ ...grant, rules: Object.freeze([...grant.rules]) }) as SessionGrant, rules, exact });
+    this.sessionAllow.push(...rules);
+    for (const key of exact) this.sessionExact.add(key);
+    this.grantsVersion++;
   }
 
   /** A run ended: the grants of its turn end with it. */
@@ -403,9 +429,9 @@ export class Permissions {
     // "Always for this project": the asker wrote `exact` to a file; for this session it is a session grant.
     const always = answer === "allow_session" || (answer === "allow_project" && exact.length > 0);
     if (always && suggestedRules.length) {
-      this.sessionAllow.push(...(subjects ? subjects.map((s) => exactRule(tool.name, s)) : suggestedRules.map(parseRule)));
-      this.grantsVersion++;
-      for (const s of subjects ?? []) this.sessionExact.add(`${tool.name}\u0000${s}`);
+      const rules = subjects ? subjects.map((s) => exactRule(tool.name, s)) : suggestedRules.map(parseRule);
+      const by = answer === "allow_project" ? "user:project" : "user:session";
+      this.addSessionGrant({ rules: rules.map((r) => r.raw), by, tool: tool.name }, rules, (subjects ?? []).map((s) => `${tool.name}\u0000${s}`));
     } else if (isAllow(answer)) answer = "allow_once";
     const decision = isAllow(answer) ? "allow" : "deny";
     this.deps.emit({ type: "permission_decision", callId, name: tool.name, decision, by: "user" });

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { isLocalPath, zodIssues } from "./config.js";
 import type { PluginEntry } from "./config-schema.js";
 import { ConfigError } from "./errors.js";
@@ -14,6 +14,7 @@ import type { Plugin, PluginFactory } from "./plugin-types.js";
 import { candidates, findPackageDir, resolvePackage } from "./plugin-resolve.js";
 import { RAW_FACTORY } from "./define.js";
 import { hostVersion } from "./version.js";
+import { selfAliases, selfEntry } from "./self-package.js";
 import type { z } from "zod";
 
 export interface PluginSpec {
@@ -50,13 +51,6 @@ export class PluginLoadError extends Error {
 
 const TS_EXT = /\.(c|m)?tsx?$/;
 
-/** The running host's own public entry (dist/index.js when built), or undefined when running from source. */
-function selfEntry(): string | undefined {
-  if (!import.meta.url.endsWith(".js")) return undefined;
-  const url = new URL("./index.js", import.meta.url);
-  return existsSync(url) ? url.href : undefined;
-}
-
 let selfResolution: Promise<void> | undefined;
 /**
  * Make `import "agent-host"` (and `agent-host/testing`) inside plugins resolve to the running host,
@@ -83,13 +77,7 @@ export async function resolve(specifier, context, next) {
 async function importFile(file: string): Promise<unknown> {
   if (TS_EXT.test(file)) {
     const { createJiti } = await import("jiti");
-    const self = selfEntry();
-    const jiti = createJiti(import.meta.url, {
-      moduleCache: false,
-      fsCache: false,
-      interopDefault: false,
-      alias: self ? { "agent-host/testing": fileURLToPath(new URL("./testing.js", self)), "agent-host": fileURLToPath(self) } : undefined,
-    });
+    const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false, alias: selfAliases() });
     return jiti.import(file);
   }
   await ensureSelfResolution();

@@ -22,7 +22,7 @@ export const NO_MODEL_HELP = [
 export function resolveModel(host: PluginHost, given: string | undefined): { ref: string; provider: ModelProvider; model: string } {
   if (!given) throw new AgentError("E_NO_MODEL", NO_MODEL_HELP);
   const aliases = host.config.modelAliases as Record<string, string> | undefined;
-  const ref = expandModelAlias(given, aliases);
+  const ref = expandModelAlias(given, aliases) ?? bareModelRef(host, given);
   if (!ref) throw new AgentError("E_CONFIG", unknownAliasMessage(given, aliases));
   const parsed = parseModelRef(ref);
   if (!parsed) throw new AgentError("E_CONFIG", `Invalid model "${ref}": expected provider:model, e.g. openai:gpt-5.4.`);
@@ -36,6 +36,18 @@ export function resolveModel(host: PluginHost, given: string | undefined): { ref
     );
   }
   return { ref, provider, model: parsed.model };
+}
+
+/**
+ * `provider:model` for a bare model name that exactly one provider knows (`gpt-4o` → `openai:gpt-4o`);
+ * several is a usage error naming them, none is undefined (an unknown alias).
+ */
+function bareModelRef(host: PluginHost, model: string): string | undefined {
+  const knowing = host.providers.list().filter((p) => p.knowsModel?.(model) === true);
+  if (knowing.length > 1) {
+    throw new AgentError("E_CONFIG", `Model "${model}" is served by ${knowing.map((p) => p.name).join(" and ")}: say which, e.g. ${knowing[0].name}:${model}.`);
+  }
+  return knowing.length ? `${knowing[0].name}:${model}` : undefined;
 }
 
 /**

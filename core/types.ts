@@ -314,6 +314,20 @@ export interface CallOptions {
  * Answer to a permission question. `allow_project`: as `allow_session`, said by an asker that also wrote
  * `projectRules` where the next sessions read them. A deny may carry a message for the model.
  */
+/**
+ * Rules allowed for the rest of this session: an answer "always this session" (`by: "user:session"`),
+ * "always for this project" (`user:project`, also saved to the local settings), or a plugin's granted
+ * request (`plugin:<name>`). Listed by `/permissions`, revoked with `/permissions revoke N`.
+ */
+export interface SessionGrant {
+  readonly rules: readonly string[];
+  readonly by: string;
+  /** The tool asked about, for an answer. */
+  readonly tool?: string;
+  /** Why a plugin asked. */
+  readonly reason?: string;
+}
+
 export type PermissionAnswer = "allow_once" | "allow_session" | "allow_project" | "deny" | { decision: "deny"; message: string } | { decision: "answer"; text: string };
 
 export interface PermissionRequest {
@@ -409,6 +423,11 @@ export interface CommandContext {
    * (`byUser`); otherwise it throws. The change is audited and announced with the command's name.
    */
   setPermissionMode(mode: PermissionMode): void;
+  /**
+   * Take back session grant `n` (1-based, as `host.permissionGrants` lists them); only narrows what is
+   * allowed, so any command may. Audited. Returns the grant, or undefined when there is no such one.
+   */
+  revokeGrant(n: number): SessionGrant | undefined;
 }
 
 export interface RegisteredCommand {

@@ -10,7 +10,7 @@ export default defineAppCommand({
   positionals: false,
   async run(ctx) {
     const json = !!ctx.values.json;
-    const host = await ctx.openHost({ lazyTools: false });
+    const host = await ctx.openHost({ lazyTools: false, listing: true });
     const commands = host.commands.list().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (json) {
       ctx.printJson(commands.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}), source: c.source, plugin: c.plugin })));

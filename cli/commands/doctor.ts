@@ -1,10 +1,12 @@
 /** `agent doctor`: config, plugins, tools and the problems found. Exit 1 when there are problems. */
-import { AgentError, createCommandSandbox, loadInstructions, resolveModel, type PluginHost, type SandboxStatus, type TrustReport } from "../../core/index.js";
+import { AgentError, agentHostFor, createCommandSandbox, loadInstructions, resolveModel, type PluginHost, type SandboxStatus, type TrustReport } from "../../core/index.js";
 import { version } from "../context.js";
 import { unsupportedClaudeFeatures } from "../claude-features.js";
 import { shellDenyNotes, unmatchedRules } from "../rule-check.js";
 import { trustLines, trustState } from "../trust-text.js";
 import { defineAppCommand } from "./_define.js";
+
+const CODE_CONFIG = /\.(c|m)?(j|t)s$/;
 
 /** The folder's trust, and what it would load if trusted (what was held back). */
 function trustSection(trust: TrustReport): string[] {
@@ -29,7 +31,7 @@ export default defineAppCommand({
   options: { json: { type: "boolean", description: "print the report as JSON" } },
   positionals: false,
   async run(ctx) {
-    const host = await ctx.openHost({ quiet: true, lazyTools: false });
+    const host = await ctx.openHost({ quiet: true, lazyTools: false, listing: true });
     // No model is not a problem (only `agent run` and the interactive session need one); a model that
     // names no registered provider, or is malformed, is.
     const warnings: string[] = [];
@@ -65,6 +67,8 @@ export default defineAppCommand({
       cwd: host.cwd,
       projectRoot: host.workspace.root,
       configFiles: host.configFiles,
+      // A config that is code imports agent-host: the project's copy, or (with none) this CLI's own.
+      configCode: host.configFiles.filter((f) => CODE_CONFIG.test(f)).map((file) => ({ file, ...agentHostFor(file) })),
       permissionMode: host.permissionMode,
       model,
       providers: host.providers.list().map((p) => p.name),
@@ -90,6 +94,7 @@ export default defineAppCommand({
     out.push(`project root: ${report.projectRoot}`);
     out.push(...trustSection(prepared.trust));
     out.push(`${ok(true)} config: ${report.configFiles.length ? report.configFiles.join(", ") : "no config files (defaults)"}`);
+    for (const c of report.configCode) out.push(`ok   ${c.file} imports agent-host ${c.version} from ${c.source === "cli" ? "this agent's own package" : "the project"} (${c.dir})`);
     for (const w of warnings.filter((x) => !x.startsWith("model: "))) out.push(`warn ${w}`);
     if (!model) out.push(`warn ${warnings[0]}`);
     else out.push(`${ok(!modelProblems.length)} model: ${model}${modelProblems.length ? `: ${modelProblems[0]}` : ""}`);

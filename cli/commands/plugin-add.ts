@@ -9,6 +9,14 @@ import path from "node:path";
 import { AgentError, findPluginPackage, locateProjectConfig, pluginPackageNames, withFileLockAsync } from "../../core/index.js";
 import { createConfig, editPlugins, entryName, type EditResult } from "../config-edit.js";
 import { defineAppCommand } from "./_define.js";
+import { canPrompt } from "../context.js";
+
+/** A yes/no question on the terminal (the prompt module loads only when asked). */
+async function confirmOnTerminal(question: string): Promise<boolean> {
+  const { askOnStdin } = await import("../render/permission-prompt.js");
+  const answer = await askOnStdin()(question, { oneKey: true });
+  return /^y(es)?$/i.test(answer?.trim() ?? "");
+}
 
 interface NpmResult {
   code: number;
@@ -24,6 +32,29 @@ function npm(args: string[], cwd: string): Promise<NpmResult> {
     child.on("error", (err) => resolve({ code: 1, output: `could not run npm: ${err.message}` }));
     child.on("close", (code) => resolve({ code: code ?? 1, output }));
   });
+}
+
+/** npm's cause, not its tail: the `npm error code X` line's code and the first error line after it. */
+export function npmCause(output: string): { code?: string; line: string; missing?: string } {
+  const errors = output.split("\n").map((l) => /^npm (?:error|ERR!) ?(.*)$/.exec(l.trim())?.[1]?.trim()).filter((l): l is string => !!l);
+  const code = errors.map((l) => /^code (\S+)/.exec(l)?.[1]).find(Boolean);
+  const line = errors.find((l) => !/^code \S+$/.test(l)) ?? output.trim().split("\n")[0] ?? "";
+  // `404 Not Found - GET https://registry/<name> - Not found`: which package the registry lacks.
+  const missing = /404 Not Found - GET \S+?\/((?:@[^/\s]+(?:\/|%2[fF]))?[^/\s]+) /.exec(line)?.[1]?.replace(/%2[fF]/, "/");
+  return { code, line, ...(missing ? { missing } : {}) };
+}
+
+/** The message for an install that failed: npm's cause and code, and for a missing agent-host peer what to do. */
+function installFailure(candidate: string, cause: ReturnType<typeof npmCause>): string {
+  const said = `npm install ${candidate} failed${cause.code ? ` (${cause.code})` : ""}: ${cause.line}`;
+  if (cause.missing !== "agent-host") return said;
+  return [
+    said,
+    `${candidate} names agent-host as a peer dependency, and this registry has no agent-host package (it is not published).`,
+    "Your agent provides agent-host to its plugins, so the peer need not be installed: either",
+    `  agent plugin add ${candidate} --legacy-peer-deps     (npm installs it without its peers), or`,
+    "  npm install --save-dev <agent-host tarball>         first (npm pack in an agent-host checkout), then agent plugin add again.",
+  ].join("\n");
 }
 
 /**
@@ -53,11 +84,19 @@ function splitVersion(spec: string): { name: string; range?: string } {
   return at > 0 ? { name: spec.slice(0, at), range: spec.slice(at + 1) } : { name: spec };
 }
 
+interface InstallContext {
+  print(t: string): void;
+  /** npm options the user chose (`--legacy-peer-deps`). */
+  npmFlags: string[];
+  /** Ask a yes/no question on the terminal; undefined when there is none. */
+  confirm?(question: string): Promise<boolean>;
+}
+
 /** Install `spec` unless it is already there; returns the package name it installed as. */
-async function install(spec: string, projectRoot: string, ctx: { print(t: string): void }): Promise<string> {
+async function install(spec: string, projectRoot: string, ctx: InstallContext): Promise<string> {
   if (isPathSpec(spec)) {
     const before = readDeps(projectRoot);
-    const r = await npm(["install", "--save-dev", spec], projectRoot);
+    const r = await npm(["install", "--save-dev", ...ctx.npmFlags, spec], projectRoot);
     if (r.code !== 0) throw new AgentError("E_USAGE", `npm install ${spec} failed:\n${r.output.trim()}`);
     const after = readDeps(projectRoot);
     const added = Object.keys(after).find((k) => before[k] !== after[k]) ?? Object.keys(after).find((k) => after[k].includes(path.basename(spec)));
@@ -75,13 +114,26 @@ async function install(spec: string, projectRoot: string, ctx: { print(t: string
   const names = pluginPackageNames(name).reverse();
   const failures: string[] = [];
   for (const candidate of names) {
-    const r = await npm(["install", "--save-dev", range ? `${candidate}@${range}` : candidate], projectRoot);
-    if (r.code === 0) {
-      ctx.print(`Installed ${candidate} (npm install --save-dev ${candidate}${range ? `@${range}` : ""}).`);
+    const wanted = range ? `${candidate}@${range}` : candidate;
+    let flags = ctx.npmFlags;
+    let r = await npm(["install", "--save-dev", ...flags, wanted], projectRoot);
+    let cause = r.code === 0 ? undefined : npmCause(r.output);
+    // The plugin exists; only its agent-host peer is not on the registry: with consent, install without peers.
+    if (cause?.missing === "agent-host" && !flags.includes("--legacy-peer-deps") && ctx.confirm) {
+      ctx.print(installFailure(candidate, cause));
+      if (await ctx.confirm(`Install ${candidate} with --legacy-peer-deps now? [y/N] `)) {
+        flags = [...flags, "--legacy-peer-deps"];
+        r = await npm(["install", "--save-dev", ...flags, wanted], projectRoot);
+        cause = r.code === 0 ? undefined : npmCause(r.output);
+      }
+    }
+    if (!cause) {
+      ctx.print(`Installed ${candidate} (npm install --save-dev ${[...flags, wanted].join(" ")}).`);
       return candidate;
     }
-    failures.push(`${candidate}: ${r.output.trim().split("\n").slice(-3).join(" ")}`);
-    if (!/E404|404 Not Found|is not in this registry/.test(r.output)) break;
+    failures.push(installFailure(candidate, cause));
+    // Only "no such package" for this very name tries the next one (`foo`, then `agent-plugin-foo`).
+    if (cause.code !== "E404" || (cause.missing && cause.missing !== candidate)) break;
   }
   throw new AgentError("E_USAGE", `could not install ${names.join(" or ")}:\n${failures.join("\n")}`);
 }
@@ -103,8 +155,11 @@ function report(ctx: { print(t: string): void }, r: EditResult | "nochange", wha
 const add = defineAppCommand({
   name: "add",
   description: "install a plugin (npm name, folder or tarball) and add it to the project's config",
-  usage: "<npm name | path | tarball> [--no-install]",
-  options: { "no-install": { type: "boolean", description: "only add it to the config (the package is installed some other way)" } },
+  usage: "<npm name | path | tarball> [--no-install] [--legacy-peer-deps]",
+  options: {
+    "no-install": { type: "boolean", description: "only add it to the config (the package is installed some other way)" },
+    "legacy-peer-deps": { type: "boolean", description: "let npm install it without its peers (agent-host is not on the registry; your agent provides it)" },
+  },
   async run(ctx) {
     const [spec, ...extra] = ctx.positionals;
     if (!spec || extra.length) ctx.usageError("Usage: agent plugin add <npm name | path | tarball>");
@@ -112,7 +167,8 @@ const add = defineAppCommand({
     if (!existsSync(path.join(projectRoot, "package.json")) && !ctx.values["no-install"]) {
       ctx.usageError(`${projectRoot} has no package.json to install the plugin into. Run npm init -y there first.`);
     }
-    const pkg = ctx.values["no-install"] ? (isPathSpec(spec) ? spec : splitVersion(spec).name) : await withPackageJson(projectRoot, () => install(spec, projectRoot, ctx));
+    const how: InstallContext = { print: ctx.print, npmFlags: ctx.values["legacy-peer-deps"] ? ["--legacy-peer-deps"] : [], confirm: canPrompt() ? confirmOnTerminal : undefined };
+    const pkg = ctx.values["no-install"] ? (isPathSpec(spec) ? spec : splitVersion(spec).name) : await withPackageJson(projectRoot, () => install(spec, projectRoot, how));
     const line = `add "${pkg}" to plugins: plugins: ["${pkg}"]`;
     const addTo = (plugins: unknown[]) => (plugins.some((e) => sameEntry(e, pkg)) ? undefined : [...plugins, pkg]);
     const result = configFile ? await editPlugins(configFile, addTo, line) : createConfig(projectRoot, addTo);

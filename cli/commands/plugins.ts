@@ -8,7 +8,7 @@ export default defineAppCommand({
   options: { json: { type: "boolean", description: "print the plugin statuses as JSON" } },
   positionals: false,
   async run(ctx) {
-    const host = await ctx.openHost({ quiet: true });
+    const host = await ctx.openHost({ quiet: true, listing: true });
     if (ctx.values.json) {
       ctx.printJson(host.plugins);
       return 0;

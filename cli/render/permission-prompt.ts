@@ -11,8 +11,11 @@ import { addLocalAllowRules, errorMessage, LOCAL_SETTINGS_FILE, type GrantReques
 import { createStyle, printable, useColor, type Output } from "./_style.js";
 import { previewCall, type Preview, type ReadCurrent } from "./diff-preview.js";
 
-/** Ask one line; resolves null on Ctrl-C or end of input. The question may span lines; only its last line is the input prompt. */
-export type AskLine = (question: string) => Promise<string | null>;
+/**
+ * Ask one line; resolves null on Ctrl-C or end of input. The question may span lines; only its last line
+ * is the input prompt. `oneKey`: the answer is one key, taken as pressed (no Enter); Enter alone is "".
+ */
+export type AskLine = (question: string, options?: { oneKey?: boolean }) => Promise<string | null>;
 
 /** Split a question into what is printed once and the one-line prompt readline redraws as the user types. */
 export function splitQuestion(question: string): { preamble: string; prompt: string } {
@@ -74,7 +77,7 @@ export function createPermissionAsker(options: PermissionPromptOptions): Permiss
       `  ${s.bold("y")} yes   ${s.bold("n")} no (the tools still ask each time)\n` +
       `${s.yellow(">")} `;
     for (;;) {
-      const answer = await options.ask(question);
+      const answer = await options.ask(question, { oneKey: true });
       if (answer === null) return "deny";
       const a = answer.trim().toLowerCase();
       if (a === "y" || a === "yes") return "allow_session";
@@ -127,7 +130,7 @@ export function createPermissionAsker(options: PermissionPromptOptions): Permiss
         ...choices,
         `${s.yellow(">")} `,
       ].join("\n");
-      const answer = await options.ask(question);
+      const answer = await options.ask(question, { oneKey: true });
       if (answer === null) {
         options.onCancel?.();
         return "deny";
@@ -170,7 +173,7 @@ export function createPermissionAsker(options: PermissionPromptOptions): Permiss
 
 /** An `AskLine` on its own readline (for `agent run` in a terminal). */
 export function askOnStdin(input: NodeJS.ReadStream = process.stdin, output: NodeJS.WriteStream = process.stderr): AskLine {
-  return (question) =>
+  return (question, ask = {}) =>
     new Promise((resolve) => {
       const rl = createInterface({ input, output, terminal: true });
       let done = false;
@@ -196,7 +199,23 @@ export function askOnStdin(input: NodeJS.ReadStream = process.stdin, output: Nod
           const { preamble, prompt } = splitQuestion(question);
           output.write(preamble);
           rl.question(prompt, (a) => finish(a));
+          // One key answers (readline has echoed it by the time this listener runs).
+          if (ask.oneKey) {
+            const onKey = (s: string | undefined, key: { ctrl?: boolean; meta?: boolean } | undefined) => {
+              if (!isAnswerKey(s, key)) return;
+              input.off("keypress", onKey);
+              output.write("\n");
+              finish(s!);
+            };
+            input.on("keypress", onKey);
+            rl.once("close", () => input.off("keypress", onKey));
+          }
         }),
       30);
     });
+}
+
+/** A printable key pressed on its own (not Enter, not a control or meta chord): a one-key answer. */
+export function isAnswerKey(s: string | undefined, key: { ctrl?: boolean; meta?: boolean; name?: string } | undefined): boolean {
+  return typeof s === "string" && s.length === 1 && s > " " && s !== "\x7f" && !key?.ctrl && !key?.meta;
 }

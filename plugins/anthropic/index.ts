@@ -14,7 +14,7 @@ export default definePlugin(() => {
       ctx = c;
     },
     registerProviders(providers) {
-      providers.add(createAnthropicProvider({ name: "anthropic", description: "Anthropic Messages API (ANTHROPIC_API_KEY)", config: configFor("anthropic") }));
+      providers.add(createAnthropicProvider({ name: "anthropic", description: "Anthropic Messages API (ANTHROPIC_API_KEY)", config: configFor("anthropic"), knows: /^claude-/ }));
       for (const [name, entry] of Object.entries(ctx?.config.providers ?? {})) {
         if (entry.type !== "anthropic" || name === "anthropic") continue;
         const where = typeof entry.baseURL === "string" ? entry.baseURL : "no baseURL set";

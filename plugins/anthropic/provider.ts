@@ -22,6 +22,8 @@ export interface AnthropicProviderOptions {
   description: string;
   /** The current `providers.<name>` config entry (read on every request). */
   config(): unknown;
+  /** Bare model names this provider serves (`--model gpt-4o`); none when unset. */
+  knows?: RegExp;
 }
 
 type Sdk = typeof import("@anthropic-ai/sdk");
@@ -52,6 +54,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
   return {
     name: options.name,
     description: options.description,
+    ...(options.knows ? { knowsModel: (model: string) => options.knows!.test(model) } : {}),
 
     async *stream(request, { signal }): AsyncGenerator<ModelStreamEvent> {
       const s = resolveSettings(options.name, options.config());

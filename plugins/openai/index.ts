@@ -7,6 +7,9 @@ import { definePlugin, type PluginContext } from "../../core/index.js";
 import { createOpenAIProvider } from "./provider.js";
 import { PRESETS } from "./settings.js";
 
+/** OpenAI's own model names (`gpt-4o`, `o3`, `chatgpt-4o-latest`, `codex-mini-latest`): `--model gpt-4o` is openai's. */
+const OPENAI_MODELS = /^(gpt-|chatgpt-|codex-|o\d)/;
+
 export default definePlugin(() => {
   let ctx: PluginContext | undefined;
   const configFor = (name: string) => () => ctx?.config.providers?.[name];
@@ -17,7 +20,7 @@ export default definePlugin(() => {
     },
     registerProviders(providers) {
       for (const [name, preset] of Object.entries(PRESETS)) {
-        providers.add(createOpenAIProvider({ name, description: preset.description, config: configFor(name) }));
+        providers.add(createOpenAIProvider({ name, description: preset.description, config: configFor(name), knows: name === "openai" ? OPENAI_MODELS : undefined }));
       }
       for (const [name, entry] of Object.entries(ctx?.config.providers ?? {})) {
         if (entry.type !== "openai" || name in PRESETS) continue;

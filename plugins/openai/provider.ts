@@ -21,6 +21,8 @@ export interface OpenAIProviderOptions {
   description: string;
   /** The current `providers.<name>` config entry (read on every request). */
   config(): unknown;
+  /** Bare model names this provider serves (`--model gpt-4o`); none when unset. */
+  knows?: RegExp;
 }
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
@@ -55,6 +57,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
   return {
     name: options.name,
     description: options.description,
+    ...(options.knows ? { knowsModel: (model: string) => options.knows!.test(model) } : {}),
 
     async *stream(request, { signal }): AsyncGenerator<ModelStreamEvent> {
       const s = resolveSettings(options.name, options.config());

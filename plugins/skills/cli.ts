@@ -35,7 +35,7 @@ export const skillsCli = defineCliCommand({
   options: { json: { type: "boolean", description: "print the skills as JSON" } },
   positionals: false,
   async run(ctx) {
-    const host = await ctx.openHost({ quiet: true, lazyTools: false });
+    const host = await ctx.openHost({ quiet: true, lazyTools: false, listing: true });
     const report = getSkillsReport(host);
     const catalog = buildCatalog(host.skills.list(), settingsOf(host.config.skills), host.workspace.root);
     const rows: SkillRow[] = host.skills.list().map((s: RegisteredSkill) => ({

@@ -145,7 +145,7 @@ describe.concurrent("usage errors exit 2", () => {
     const p = tempProject();
     const r = await cli(p, ["--permission-mode", "yolo", "tools"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--permission-mode must be one of default, plan, acceptEdits, bypass; got "yolo"');
+    expect(r.stderr).toContain('--permission-mode must be one of default, plan, acceptEdits, bypass, bypassPermissions, dontAsk; got "yolo"');
     const m = await cli(p, ["tools", "--cwd"]);
     expect(m.code).toBe(2);
     expect(m.stderr).toContain("--cwd needs a value");

@@ -480,7 +480,7 @@ describe("output cap", () => {
 });
 
 describe("tool failures become results, never crashes", () => {
-  test("a throwing tool (sync or async) gives an error result with the message; AgentError codes are kept", async () => {
+  test("a throwing tool (sync or async) gives an error result with the message; AgentError codes are kept; a path outside the workspace is denied", async () => {
     const { host, audit } = await hostWithTools([
       tool("sync_throw", () => {
         throw new Error("disk full");
@@ -497,9 +497,9 @@ describe("tool failures become results, never crashes", () => {
     ]);
     expect(await host.tools.call("sync_throw", {})).toMatchObject({ ok: false, outcome: "error", output: "Tool sync_throw failed: disk full", error: { code: "E_TOOL_FAILED" } });
     expect((await host.tools.call("async_throw", {})).output).toBe("Tool async_throw failed: bad thing");
-    expect((await host.tools.call("agent_error", {})).error?.code).toBe("E_PATH_OUTSIDE_WORKSPACE");
+    expect(await host.tools.call("agent_error", {})).toMatchObject({ ok: false, outcome: "denied", error: { code: "E_PATH_OUTSIDE_WORKSPACE" } });
     expect((await host.tools.call("throws_string", {})).output).toBe("Tool throws_string failed: a string");
-    expect(audit().filter((x) => x.kind === "call").map((x) => x.outcome)).toEqual(["error", "error", "error", "error"]);
+    expect(audit().filter((x) => x.kind === "call").map((x) => x.outcome)).toEqual(["error", "error", "denied", "error"]);
   });
 
   test.each([

@@ -16,7 +16,7 @@ type Ctx<V = Record<string, unknown>> = CliContext<V>;
 
 /** Open the host (connecting every server); print problems other than the server failures the listing shows. */
 async function openHost(ctx: Ctx, json: boolean): Promise<PluginHost> {
-  const host = await ctx.openHost({ quiet: true, lazyTools: false });
+  const host = await ctx.openHost({ quiet: true, lazyTools: false, listing: true });
   if (!json) for (const p of host.problems) if (!(p.kind === "server" && p.plugin === "mcp")) ctx.warn(`agent: ${p.message}`);
   return host;
 }

@@ -1,0 +1,59 @@
+/**
+ * The running agent-host package, for code the host loads that imports `agent-host` (a config file, a
+ * plugin): where its public entries are, and which copy a file would get. A project with its own
+ * agent-host in node_modules gets that one; any other gets the running CLI's, so a config written as the
+ * README shows works with a globally installed `agent`.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { hostVersion } from "./version.js";
+
+/** The running host's own public entry (dist/index.js when built), or undefined when running from source. */
+export function selfEntry(): string | undefined {
+  if (!import.meta.url.endsWith(".js")) return undefined;
+  const url = new URL("./index.js", import.meta.url);
+  return existsSync(url) ? url.href : undefined;
+}
+
+/** jiti aliases: `agent-host` and its public subpaths to the running host's files (none from source). */
+export function selfAliases(): Record<string, string> | undefined {
+  const self = selfEntry();
+  if (!self) return undefined;
+  const file = (name: string) => fileURLToPath(new URL(`./${name}.js`, self));
+  // Longest first: jiti matches an alias as a prefix.
+  return { "agent-host/testing": file("testing"), "agent-host/builtins": file("builtins"), "agent-host/package.json": fileURLToPath(new URL("../package.json", self)), "agent-host": file("index") };
+}
+
+export interface AgentHostCopy {
+  /** `project`: the project's node_modules has agent-host; `cli`: the running CLI's own package. */
+  source: "project" | "cli";
+  /** The package folder. */
+  dir: string;
+  version: string;
+}
+
+/** The agent-host package in a node_modules at or above `dir`, if any. */
+function projectCopy(dir: string): string | undefined {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const candidate = path.join(d, "node_modules", "agent-host");
+    if (existsSync(path.join(candidate, "package.json"))) return candidate;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+/** Which agent-host `import "agent-host"` in `file` gets: the project's own, else the running CLI's. */
+export function agentHostFor(file: string): AgentHostCopy {
+  const own = projectCopy(path.dirname(file));
+  if (own) {
+    let version = "unknown";
+    try {
+      version = (JSON.parse(readFileSync(path.join(own, "package.json"), "utf8")) as { version?: string }).version ?? version;
+    } catch {
+      /* an unreadable package.json: the version stays unknown */
+    }
+    return { source: "project", dir: own, version };
+  }
+  const self = selfEntry();
+  return { source: "cli", dir: self ? path.dirname(path.dirname(fileURLToPath(self))) : fileURLToPath(new URL("..", import.meta.url)), version: hostVersion() };
+}

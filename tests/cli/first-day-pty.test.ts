@@ -1,0 +1,90 @@
+/**
+ * Issue 26's terminal items, in a real pseudo-terminal: what was just allowed shows in /permissions,
+ * apart from the saved rules, and /permissions revoke N takes it back. Needs `npm run build` first.
+ */
+import { afterEach, beforeAll, expect, test } from "vitest";
+import { startFake, type FakeServer, type Turn } from "../core/loop-helpers.js";
+import { PtySession } from "./pty.js";
+import { assertBuilt, cleanEnv, makeProject, type Project } from "./run-helpers.js";
+
+beforeAll(assertBuilt);
+
+let srv: FakeServer | undefined;
+let project: Project | undefined;
+let pty: PtySession | undefined;
+afterEach(async () => {
+  if (process.env.PTY_DEBUG) console.log(pty?.text.slice(-2500));
+  pty?.kill();
+  await pty?.exited;
+  await srv?.close();
+  await project?.remove();
+  srv = project = pty = undefined;
+});
+
+async function start(script: Turn[], config: Record<string, unknown> = {}, args: string[] = []): Promise<PtySession> {
+  srv = await startFake("openai", script);
+  project = await makeProject({ model: "openai:gpt-fake", providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } }, ...config });
+  pty = new PtySession(project.dir, cleanEnv({}, project.dir), args);
+  await pty.waitFor("Type a task.");
+  await pty.prompt();
+  return pty;
+}
+
+const writeMarker = (id: string) => ({ toolCalls: [{ id, name: "write_marker", arguments: { name: "marker.txt" } }] });
+
+test("/permissions lists an 'always this session' answer apart from the saved rules; revoke N makes the call ask again", async () => {
+  const s = await start([writeMarker("m1"), "Written.", writeMarker("m2"), "Written again."], { permissions: { deny: ["run_command(rm:*)"] } });
+  s.type("Write the marker\r");
+  await s.waitFor("? Allow write_marker(marker.txt)");
+  s.type("a");
+  await s.waitFor("Written.");
+  await s.prompt();
+
+  s.type("/permissions\r");
+  await s.waitFor("Granted this session (/permissions revoke N takes one back):");
+  await s.waitFor("1. write_marker(marker.txt)  (you, always this session)");
+  await s.waitFor("Saved rules");
+  await s.waitFor("deny  run_command(rm:*)");
+  await s.prompt();
+
+  s.type("/permissions revoke 1\r");
+  await s.waitFor("Revoked: write_marker(marker.txt). Calls it allowed will ask again.");
+  await s.prompt();
+  s.type("/permissions revoke 1\r");
+  await s.waitFor("There is no grant 1: this session has none.");
+  await s.prompt();
+
+  s.type("Write it again\r");
+  await s.waitFor("? Allow write_marker(marker.txt)");
+  s.type("y");
+  await s.waitFor("Written again.");
+  await s.prompt();
+  s.type("/exit\r");
+  expect(await s.exited).toBe(0);
+});
+
+test("Esc interrupts a streamed answer as Ctrl-C does; the session goes on", async () => {
+  const s = await start([{ text: ["Starting a long answer", " that never ends"], stallAfter: 2 }, "Back again."]);
+  s.type("Talk for a long time\r");
+  await s.waitFor("Starting a long answer");
+  s.type("\x1b");
+  await s.waitFor("── cancelled");
+  await s.prompt();
+  s.type("Are you there?\r");
+  await s.waitFor("Back again.");
+  await s.prompt();
+  s.type("/exit\r");
+  expect(await s.exited).toBe(0);
+});
+
+test("a permission answer is one key: no Enter is needed", async () => {
+  const s = await start([writeMarker("m1"), "Written."]);
+  s.type("Write the marker\r");
+  await s.waitFor("? Allow write_marker(marker.txt)");
+  s.type("y");
+  await s.waitFor("✓ write_marker marker.txt");
+  await s.waitFor("Written.");
+  await s.prompt();
+  s.type("/exit\r");
+  expect(await s.exited).toBe(0);
+});
