@@ -64,6 +64,7 @@ interface CallRecord {
   started: number;
   decision?: "allow" | "deny";
   by?: string;
+  caller: string | undefined;
 }
 
 /**
@@ -155,7 +156,7 @@ export class Gate {
   /** Never rejects: a failure anywhere (a plugin's hook, a tool, the gate itself) becomes an error result. */
   async call(name: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const callId = options.callId ?? `call_${this.idPrefix}${(++this.calls).toString(36)}`;
-    const rec: CallRecord = { tool: this.deps.tools.get(name), name, input, started: performance.now() };
+    const rec: CallRecord = { tool: this.deps.tools.get(name), name, input, started: performance.now(), caller: options.caller };
     const depth = callDepth.getStore() ?? 0;
     try {
       if (depth >= MAX_CALL_DEPTH) {
@@ -206,7 +207,11 @@ export class Gate {
     const unrecorded = deps.audit.refusal();
     if (unrecorded) return this.fail(rec, callId, "error", unrecorded, "E_AUDIT_UNAVAILABLE");
 
-    if (this.listening("tool_start")) deps.emit({ type: "tool_start", callId, name, input, risk: tool.risk, source: tool.source });
+    if (this.listening("tool_start")) {
+      const start: AgentEvent = { type: "tool_start", callId, name, input, risk: tool.risk, source: tool.source };
+      if (rec.caller !== undefined) start.caller = rec.caller;
+      deps.emit(start);
+    }
 
     // 1. Validate: a bad field goes back to the caller and nothing runs. (Awaited only while a JSON
     // Schema is still being compiled: each await costs every call a trip through the microtask queue.)
@@ -409,6 +414,8 @@ export class Gate {
     if (this.listening("tool_end")) {
       const end: AgentEvent = { type: "tool_end", callId: result.callId, name: rec.name, outcome: result.outcome, durationMs, outputBytes, truncated };
       if (!ok) end.error = result.output;
+      if (rec.decision) end.decision = rec.decision;
+      if (rec.by) end.by = rec.by;
       this.deps.emit(end);
     }
     return result;
@@ -455,6 +462,7 @@ function callRecord(rec: CallRecord, callId: string, kind: "start" | "call", out
     outputBytes: undefined,
     truncated: undefined,
     error: undefined,
+    caller: rec.caller,
   };
 }
 
