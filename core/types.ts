@@ -312,14 +312,18 @@ export interface CallOptions {
 /**
  * Answer to a permission question. `allow_project`: as `allow_session`, said by an asker that also wrote
  * `projectRules` where the next sessions read them. A deny may carry a message for the model.
+ * `unanswered`: the asker had nobody to put this question to (e.g. a client that cannot be asked); the
+ * call is denied as with no asker at all, the message naming the rule that would allow it.
  */
-export type PermissionAnswer = "allow_once" | "allow_session" | "allow_project" | "deny" | { decision: "deny"; message: string } | { decision: "answer"; text: string };
+export type PermissionAnswer = "allow_once" | "allow_session" | "allow_project" | "deny" | "unanswered" | { decision: "deny"; message: string } | { decision: "answer"; text: string };
 
 export interface PermissionRequest {
   /** Absent or `call`: one tool call. */
   kind?: "call";
   tool: RegisteredTool;
   input: unknown;
+  /** The call asked about (`CallOptions.callId` when the caller gave one). */
+  callId?: string;
   /** What rules match, when the call has exactly one subject (e.g. a path, a simple command). */
   subject?: string;
   /** Every part rules match (each command of a pipeline or list, each file a redirection writes). */
