@@ -161,7 +161,7 @@ export async function main(argv: string[]): Promise<number> {
       const interrupted = ctx.interrupted.aborted ? (ctx.interrupted.reason as { exitCode?: number } | undefined)?.exitCode : undefined;
       return interrupted ?? code;
     } finally {
-      await ctx.opened?.close();
+      await Promise.all([ctx.opened?.close(), ctx.closeSessionHosts()]);
     }
   } catch (err) {
     return reportError(err, debug);
