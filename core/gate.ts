@@ -207,11 +207,7 @@ export class Gate {
     const unrecorded = deps.audit.refusal();
     if (unrecorded) return this.fail(rec, callId, "error", unrecorded, "E_AUDIT_UNAVAILABLE");
 
-    if (this.listening("tool_start")) {
-      const start: AgentEvent = { type: "tool_start", callId, name, input, risk: tool.risk, source: tool.source };
-      if (rec.caller !== undefined) start.caller = rec.caller;
-      deps.emit(start);
-    }
+    if (this.listening("tool_start")) deps.emit(startEvent(rec, tool, callId, input));
 
     // 1. Validate: a bad field goes back to the caller and nothing runs. (Awaited only while a JSON
     // Schema is still being compiled: each await costs every call a trip through the microtask queue.)
@@ -445,6 +441,12 @@ export class Gate {
     return v(input === undefined ? {} : input);
   }
 
+}
+
+function startEvent(rec: CallRecord, tool: ToolEntry, callId: string, input: unknown): AgentEvent {
+  const start: AgentEvent = { type: "tool_start", callId, name: rec.name, input, risk: tool.risk, source: tool.source };
+  if (rec.caller !== undefined) start.caller = rec.caller;
+  return start;
 }
 
 /** A call's audit record; start and outcome records share one shape (every field present), so writing them stays monomorphic. */
