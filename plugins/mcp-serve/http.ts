@@ -13,7 +13,7 @@ import { registryServer } from "./registry-server.js";
 
 const HOSTS = [...localhostAllowedHostnames(), "[::1]"];
 
-export async function serveHttp(host: PluginHost, pending: PendingCalls, listen: { host: string; port: number }, ctx: CliContext<unknown>): Promise<number> {
+export async function serveHttp(host: PluginHost, pending: PendingCalls, listen: { host: string; port: number }, _ctx: CliContext<unknown>): Promise<number> {
   const token = process.env.AGENT_MCP_SERVE_TOKEN || randomBytes(24).toString("base64url");
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
   const http = createServer((req, res) => void handle(req, res).catch((err) => reply(res, 500, `internal error: ${(err as Error).message}`)));
@@ -36,7 +36,8 @@ export async function serveHttp(host: PluginHost, pending: PendingCalls, listen:
   const address = http.address();
   const port = typeof address === "object" && address ? address.port : listen.port;
   const shown = listen.host.includes(":") ? `[${listen.host}]` : listen.host;
-  ctx.warn(`agent mcp serve: Streamable HTTP on http://${shown}:${port}/mcp\nAuthorization: Bearer ${token}`);
+  // Written as is: ctx.warn would redact the token, which is what the user needs to see here.
+  process.stderr.write(`agent mcp serve: Streamable HTTP on http://${shown}:${port}/mcp\nAuthorization: Bearer ${token}\n`);
   // Serves until the process is stopped (SIGINT / SIGTERM close the host, and with it every child process).
   await new Promise<void>((resolve) => http.once("close", resolve));
   return 0;
