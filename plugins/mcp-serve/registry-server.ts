@@ -14,7 +14,7 @@ let calls = 0;
 export function registryServer(host: PluginHost, pending: PendingCalls): Server {
   const server = new Server(
     { name: "agent-host", version: hostVersion() },
-    { capabilities: { tools: {}, prompts: {}, resources: {} }, instructions: `The tools, prompts and skills of the agent-host project at ${host.cwd}. Every call passes its permission rules and is audited.` },
+    { capabilities: { tools: {}, prompts: {}, resources: {}, logging: {}, completions: {} }, instructions: `The tools, prompts and skills of the agent-host project at ${host.cwd}. Every call passes its permission rules and is audited.` },
   );
   const caller = () => `mcp:${server.getClientVersion()?.name ?? "unknown"}`;
 
@@ -42,5 +42,7 @@ export function registryServer(host: PluginHost, pending: PendingCalls): Server 
   server.setRequestHandler("resources/list", () => ({ resources: skillResources(host) }));
   server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: [] }));
   server.setRequestHandler("resources/read", (request) => readSkill(host, request.params.uri));
+  // Prompt arguments are free text (`/name args`): there is nothing to complete.
+  server.setRequestHandler("completion/complete", () => ({ completion: { values: [], hasMore: false } }));
   return server;
 }
