@@ -143,7 +143,9 @@ export class Recorder {
       span.end();
       noteQueued("traces");
     }
-    const record: Attributes = { "event.name": "agent_host.audit.call", "gen_ai.tool.call.id": e.callId, ...attrs, ...outcome, "agent_host.duration_ms": e.durationMs, "agent_host.tool.output_bytes": e.outputBytes, "agent_host.tool.truncated": e.truncated };
+    // The audit record's fields; what the span has besides (risk, source, MCP) is found through its span id.
+    const record: Attributes = { "event.name": "agent_host.audit.call", "gen_ai.tool.call.id": e.callId, "gen_ai.tool.name": e.name, ...outcome, "agent_host.duration_ms": e.durationMs, "agent_host.tool.output_bytes": e.outputBytes, "agent_host.tool.truncated": e.truncated };
+    if (attrs["agent_host.caller"] !== undefined) record["agent_host.caller"] = attrs["agent_host.caller"];
     if (e.error) record["error.message"] = redactString(e.error).slice(0, 500);
     if (started?.args !== undefined) record["gen_ai.tool.call.arguments"] = started.args;
     this.log(`tool call ${e.name}: ${e.outcome}`, record, span);
