@@ -303,7 +303,7 @@ export interface CallOptions {
   /** Override the call id (for correlating with a model's tool call id). */
   callId?: string;
   /**
-   * Who asked for the call when it is not this host's own loop or CLI (e.g. `mcp:claude-code`, the
+   * Who asked for the call when it is not this host's own loop or CLI (e.g. `claude-code`, the
    * client of `agent mcp serve`): written to the call's audit records and carried by `tool_start`.
    */
   caller?: string;
