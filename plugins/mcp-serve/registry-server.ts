@@ -16,7 +16,8 @@ export function registryServer(host: PluginHost, pending: PendingCalls): Server 
     { name: "agent-host", version: hostVersion() },
     { capabilities: { tools: {}, prompts: {}, resources: {}, logging: {}, completions: {} }, instructions: `The tools, prompts and skills of the agent-host project at ${host.cwd}. Every call passes its permission rules and is audited.` },
   );
-  const caller = () => `mcp:${server.getClientVersion()?.name ?? "unknown"}`;
+  // The client as it named itself in initialize (the audit's `caller`).
+  const caller = () => server.getClientVersion()?.name ?? "unknown MCP client";
 
   server.setRequestHandler("tools/list", async () => {
     await host.tools.load();

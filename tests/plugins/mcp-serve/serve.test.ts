@@ -69,8 +69,8 @@ describe("agent mcp serve over stdio", () => {
     expect(JSON.stringify(denied.content)).toMatch(/deny rule/);
 
     const records = audit(p);
-    expect(records.find((r) => r.name === "read_file")).toMatchObject({ outcome: "ok", caller: "mcp:test-client", decision: "allow" });
-    expect(records.find((r) => r.name === "write_file")).toMatchObject({ outcome: "denied", caller: "mcp:test-client", decision: "deny" });
+    expect(records.find((r) => r.name === "read_file")).toMatchObject({ outcome: "ok", caller: "test-client", decision: "allow" });
+    expect(records.find((r) => r.name === "write_file")).toMatchObject({ outcome: "denied", caller: "test-client", decision: "deny" });
   });
 
   test("a call that needs approval: denied with the rule to add for a client that cannot answer", async () => {
@@ -98,7 +98,7 @@ describe("agent mcp serve over stdio", () => {
     expect(refused.isError).toBe(true);
     expect(asked).toHaveLength(2);
     expect(asked[0]).toContain("write_file(out.txt)");
-    expect(audit(p).find((r) => r.name === "write_file" && r.outcome === "ok")).toMatchObject({ by: "user:once", caller: "mcp:test-client" });
+    expect(audit(p).find((r) => r.name === "write_file" && r.outcome === "ok")).toMatchObject({ by: "user:once", caller: "test-client" });
   });
 
   test("Markdown commands are prompts; skills are skill:// resources", async () => {
@@ -142,7 +142,7 @@ describe("agent mcp serve --http", () => {
     expect((await client.listTools()).tools.some((t) => t.name === "read_file")).toBe(true);
     const r = await client.callTool({ name: "read_file", arguments: { path: "notes.txt" } });
     expect(JSON.stringify(r.content)).toContain("hello from notes");
-    expect(audit(p).find((x) => x.name === "read_file")).toMatchObject({ caller: "mcp:http-client" });
+    expect(audit(p).find((x) => x.name === "read_file")).toMatchObject({ caller: "http-client" });
 
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } });
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
