@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { CLI, assertBuilt, cleanEnv, fakeOpenAiProject } from "../../cli/run-helpers.js";
+import { REPO_ROOT as REPO } from "../../helpers/paths.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 const children: ChildProcess[] = [];
@@ -136,6 +137,24 @@ describe("agent acp", () => {
     // The model saw the earlier turn: the conversation continued.
     expect(JSON.stringify(srv.requests.at(-1)?.body.messages)).toContain("hello there");
     expect((await second.request("session/load", { sessionId: "no-such-session", cwd: project.dir, mcpServers: [] })).error).toBeDefined();
+  });
+
+  test("the editor's MCP servers join the session's registry and their calls pass the gate", async () => {
+    const memory = path.join(REPO, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+    const { srv, project } = await fakeOpenAiProject(
+      [{ toolCalls: [{ id: "call_m1", name: "mcp__mem__read_graph", arguments: {} }] }, { text: "The graph is empty." }],
+      { model: "openai:gpt-fake", permissions: { allow: ["mcp__mem__read_graph"] } },
+    );
+    const c = acpClient(project.dir, project.dir);
+    await c.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    const created = await c.request("session/new", { cwd: project.dir, mcpServers: [{ name: "mem", command: process.execPath, args: [memory], env: [{ name: "MEMORY_FILE_PATH", value: path.join(project.dir, "memory.jsonl") }] }] });
+    const sessionId = created.result.sessionId;
+    expect((await c.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "read the graph" }] })).result).toEqual({ stopReason: "end_turn" });
+    // The model was offered the editor's server's tools, and the call ran through the gate.
+    expect(JSON.stringify(srv.requests[0].body.tools)).toContain("mcp__mem__read_graph");
+    expect(c.updates(sessionId).filter((u) => u.toolCallId === "call_m1").map((u) => u.status)).toEqual(["pending", "completed"]);
+    const audit = readFileSync(path.join(project.dir, ".agent/audit.jsonl"), "utf8");
+    expect(audit).toContain('"name":"mcp__mem__read_graph"');
   });
 
   test("session/cancel ends a running prompt with cancelled", async () => {
