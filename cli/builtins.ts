@@ -14,4 +14,7 @@ export const builtinPlugins: BuiltinPlugin[] = [
   { name: "skills", load: async () => (await import("../plugins/skills/index.js")).default },
   { name: "tool-search", load: async () => (await import("../plugins/tool-search/index.js")).default },
   { name: "hooks", load: async () => (await import("../plugins/hooks/index.js")).default },
+  { name: "telemetry", load: async () => (await import("../plugins/telemetry/index.js")).default },
+  { name: "acp", load: async () => (await import("../plugins/acp/index.js")).default },
+  { name: "mcp-serve", load: async () => (await import("../plugins/mcp-serve/index.js")).default },
 ];

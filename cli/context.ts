@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { constants } from "node:os";
 import path from "node:path";
 import { AgentError, hostVersion, prepareHost, trustPreparedFolder, type TrustReport, type Host, type PermissionAsker, type PermissionMode, type PreparedHost } from "../core/index.js";
-import type { CliOpenHostOptions } from "../core/index.js";
+import { pluginView, type CliOpenHostOptions, type CliSessionHost, type CliSessionHostOptions } from "../core/index.js";
 import type { BaseContext } from "./args.js";
 import { trustNotice as trustNoticeLine } from "./trust-text.js";
 import { builtinPlugins } from "./builtins.js";
@@ -40,6 +40,8 @@ export interface AppContext extends BaseContext {
   quietTrust(): void;
   /** The user trusts the folder: recorded with every part it has now, and the host is prepared again, trusted. */
   trustFolder(): Promise<{ file: string; report: TrustReport }>;
+  /** Close the hosts `openSessionHost` opened that are still open (the CLI does, when the command returns). */
+  closeSessionHosts(): Promise<void>;
   /** Aborted by SIGINT (when it is not the caller's), SIGTERM or SIGHUP, before the host closes: pass it to calls. */
   readonly interrupted: AbortSignal;
 }
@@ -55,6 +57,7 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
   let preparedValue: PreparedHost | undefined;
   let opened: Host | undefined;
   const interrupt = new AbortController();
+  const sessionHosts = new Set<Host>();
   let trustNotice = true;
   const load = (trust?: boolean) =>
     prepareHost({ cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins, config: flags.flags && flagConfig(flags.flags), plugins: flags.flags && flagPlugins(flags.flags), trust }).then((p) => {
@@ -94,7 +97,7 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
       const { interactive, quiet, listing, ctrlC = "exit", ...rest } = options;
       // Handle signals from the start: while the host opens, servers may already be running in
       // process groups of their own, which a terminal's Ctrl-C does not reach.
-      const signals = installSignalHandlers(interrupt);
+      const signals = installSignalHandlers(interrupt, () => [...sessionHosts]);
       const opening = prepare().then((p) =>
         p.open({
           permissionMode: flags.permissionMode,
@@ -127,6 +130,20 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
       signals.attach(host, ctrlC === "exit");
       return host;
     },
+    async openSessionHost(options: CliSessionHostOptions = {}) {
+      const { cwd: folder, config, quiet = true, ...rest } = options;
+      const merged = { ...(flags.flags && flagConfig(flags.flags)), ...config };
+      const p = await prepareHost({ cwd: folder ?? cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins, config: merged, plugins: flags.flags && flagPlugins(flags.flags) });
+      const host = await p.open({ permissionMode: flags.permissionMode, signal: interrupt.signal, lazyTools: true, ...rest });
+      sessionHosts.add(host);
+      if (!quiet) for (const problem of host.problems) if (problem.level !== "warning") process.stderr.write(`agent: ${printableFor(process.stderr, redactString(problem.message))}\n`);
+      return sessionHostView(host, () => sessionHosts.delete(host));
+    },
+    async closeSessionHosts() {
+      const open = [...sessionHosts];
+      sessionHosts.clear();
+      await Promise.all(open.map((h) => h.close()));
+    },
     // What commands print comes from servers and plugins too: on a terminal it is shown, not obeyed
     // (plugins' subcommands get this with the context); piped, stdout is exactly what was written.
     // stderr is the CLI's own diagnostics: redacted as the audit log is, piped or not.
@@ -157,7 +174,22 @@ function askOnTerminal(getHost: () => Host | undefined): PermissionAsker {
   };
 }
 
-function installSignalHandlers(interrupt: AbortController): { opening(p: Promise<Host>): void; attach(host: Host, keepSigint: boolean): void } {
+/** A session host as plugins see it, plus what its command may do for the user: change the mode, close it. */
+function sessionHostView(host: Host, forget: () => void): CliSessionHost {
+  // The view's getters (session id, mode, problems) stay getters: its properties are copied as they are.
+  const view = Object.defineProperties({}, Object.getOwnPropertyDescriptors(pluginView(host)));
+  return Object.freeze(
+    Object.assign(view, {
+      setPermissionMode: (mode: PermissionMode, options?: { by?: string }) => host.setPermissionMode(mode, options),
+      close: async () => {
+        forget();
+        await host.close();
+      },
+    }),
+  ) as CliSessionHost;
+}
+
+function installSignalHandlers(interrupt: AbortController, sessions: () => Host[] = () => []): { opening(p: Promise<Host>): void; attach(host: Host, keepSigint: boolean): void } {
   let host: Host | undefined;
   let opening: Promise<unknown> | undefined;
   // Loaded now, used on a signal: the watchdog must start even if the event loop no longer turns by then.
@@ -187,7 +219,7 @@ function installSignalHandlers(interrupt: AbortController): { opening(p: Promise
     // turn of the event loop lets them settle and be audited. Then the host closes; while it opens, the
     // aborted signal closes what is open so far (servers stopped in order: stdin, SIGTERM, SIGKILL).
     interrupt.abort(Object.assign(new Error(`interrupted by ${sig}`), { exitCode: code }));
-    const closing = new Promise((r) => setImmediate(r)).then(() => (host ? host.close() : opening));
+    const closing = new Promise((r) => setImmediate(r)).then(() => Promise.all([host ? host.close() : opening, ...sessions().map((h) => h.close())]));
     const bound = new Promise((r) => setTimeout(r, 5000).unref());
     void Promise.race([closing.catch(() => {}), bound]).finally(() => process.exit(code));
   };

@@ -90,6 +90,13 @@ async function pluginCommands(ctx: AppContext): Promise<{ plugin: string; comman
       continue;
     }
     const taken = owner.get(name);
+    // A plugin may add subcommands to another plugin's command (`agent mcp serve` beside `agent mcp list`):
+    // a declaration with subcommands and no `run` of its own is merged into the first, its clashing words ignored.
+    const first = taken && taken !== "a built-in command" ? out.findIndex((o) => o.command.name === name) : -1;
+    if (first >= 0 && entry.command.subcommands?.length && !entry.command.run) {
+      out[first] = { ...out[first], command: mergeSubcommands(out[first].command, entry, warnOnce) };
+      continue;
+    }
     if (taken) {
       warnOnce(`agent: plugin ${entry.plugin}'s command "${name}" was ignored: ${taken === "a built-in command" ? taken : `plugin ${taken}`} has that name.`);
       continue;
@@ -98,6 +105,16 @@ async function pluginCommands(ctx: AppContext): Promise<{ plugin: string; comman
     out.push(entry);
   }
   return out;
+}
+
+/** `into` with the subcommands of `from` it does not have already (a clash is reported and the first kept). */
+function mergeSubcommands(into: CliCommand<any>, from: { plugin: string; command: CliCommand<any> }, warn: (line: string) => void): CliCommand<any> {
+  const subs = [...(into.subcommands ?? [])];
+  for (const sub of from.command.subcommands ?? []) {
+    if (findCommand(subs, sub.name)) warn(`agent: plugin ${from.plugin}'s command "${into.name} ${sub.name}" was ignored: "${into.name}" already has it.`);
+    else subs.push(sub);
+  }
+  return { ...into, subcommands: subs };
 }
 
 const warned = new Set<string>();
@@ -166,7 +183,7 @@ export async function main(argv: string[]): Promise<number> {
       const interrupted = ctx.interrupted.aborted ? (ctx.interrupted.reason as { exitCode?: number } | undefined)?.exitCode : undefined;
       return interrupted ?? code;
     } finally {
-      await ctx.opened?.close();
+      await Promise.all([ctx.opened?.close(), ctx.closeSessionHosts()]);
     }
   } catch (err) {
     return reportError(err, debug);

@@ -46,6 +46,8 @@ export interface AuditRecord {
   error?: string;
   detail?: unknown;
   callId?: string;
+  /** Who asked for the call, when not the host's own loop or CLI (`CallOptions.caller`). */
+  caller?: string;
 }
 
 /** Logs with records waiting for their microtask; written on exit too (a `process.exit()` in between). */
@@ -289,6 +291,7 @@ export class AuditLog {
   private json(time: string, r: AuditRecord, payload: boolean, unserializable?: string): string {
     let out = `{"time":"${time}","session":${(this.sessionJson ??= str(this.sessionId))},"kind":${str(r.kind)},"source":${str(r.source)},"name":${str(r.name)}`;
     if (r.callId) out += `,"callId":${str(r.callId)}`;
+    if (r.caller) out += `,"caller":${str(r.caller)}`;
     if (payload && r.args !== undefined) {
       const args = this.argsJson(r.args);
       if (args !== undefined) out += `,"args":${args}`;

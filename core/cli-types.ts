@@ -4,4 +4,4 @@
  * it a `CliContext`. Built-in commands (`agent run`, `agent tools`, …) are declared the same way.
  */
 // Declared in contract.ts: a command's context opens the host, whose plugins contribute commands.
-export type { CliCommand, CliContext, CliOpenHostOptions, CliOption, CliValues } from "./contract.js";
+export type { CliCommand, CliContext, CliOpenHostOptions, CliOption, CliSessionHost, CliSessionHostOptions, CliValues } from "./contract.js";

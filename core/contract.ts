@@ -493,6 +493,24 @@ export interface CliOpenHostOptions extends OpenHostOptions {
   listing?: boolean;
 }
 
+/** Options of `CliContext.openSessionHost`. */
+export interface CliSessionHostOptions extends OpenHostOptions {
+  /** The project folder of this host (default: the command's, `--cwd` or the current folder). */
+  cwd?: string;
+  /** Config merged over the files and the command line's flags (e.g. an editor's MCP servers for its session). */
+  config?: AgentConfig;
+  /** Do not print startup problems and notices to stderr (default true: a server's stdout may be its protocol). */
+  quiet?: boolean;
+}
+
+/** A host a command opened for one session it serves (`CliContext.openSessionHost`). */
+export interface CliSessionHost extends PluginHost {
+  /** The user changes the permission mode (an editor's mode picker); audited (kind `mode`) with `by`. */
+  setPermissionMode(mode: PermissionMode, options?: { by?: string }): void;
+  /** Close it now (idempotent); the CLI closes every session host still open when the command returns. */
+  close(): Promise<void>;
+}
+
 /** What a CLI command's `run` receives. */
 export interface CliContext<V = Record<string, unknown>> {
   /** The command's own arguments, as typed (after the command words). */
@@ -513,6 +531,12 @@ export interface CliContext<V = Record<string, unknown>> {
    * the CLI closes it after `run` returns, stopping every child process.
    */
   openHost(options?: CliOpenHostOptions): Promise<PluginHost>;
+  /**
+   * Another host, set up like `agent run`'s (the built-in plugins, the command line's flags and
+   * permission mode), for a command that serves sessions of its own (`agent acp`: one per editor
+   * session, each with its folder). Any number may be open; each runs with its own gate and audit.
+   */
+  openSessionHost(options?: CliSessionHostOptions): Promise<CliSessionHost>;
   /** Write to stdout (a newline is added when missing). */
   print(text: string): void;
   /** Write a value as indented JSON to stdout. */

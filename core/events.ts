@@ -19,7 +19,8 @@ export type AgentEvent =
   | { type: "turn_start"; turn: number; model: string }
   | { type: "text_delta"; text: string }
   | { type: "assistant_message"; text: string; toolCalls: { id: string; name: string; input: unknown }[] }
-  | { type: "tool_start"; callId: string; name: string; input: unknown; risk: Risk; source: string }
+  /** `caller`: who asked for the call when not this host's loop or CLI (`CallOptions.caller`). */
+  | { type: "tool_start"; callId: string; name: string; input: unknown; risk: Risk; source: string; caller?: string }
   | { type: "tool_progress"; callId: string; name: string; progress: number; total?: number; message?: string }
   | { type: "permission_request"; callId: string; name: string; subject?: string; suggestedRule: string }
   | { type: "permission_decision"; callId: string; name: string; decision: "allow" | "deny"; by: string }
@@ -32,6 +33,9 @@ export type AgentEvent =
       outputBytes: number;
       truncated: boolean;
       error?: string;
+      /** The permission decision and what made it (a rule, the mode, the user); absent when the call ended before one. */
+      decision?: "allow" | "deny";
+      by?: string;
     }
   /** Token usage of one model turn, and the totals of the run so far. */
   | {

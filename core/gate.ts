@@ -65,6 +65,7 @@ interface CallRecord {
   started: number;
   decision?: "allow" | "deny";
   by?: string;
+  caller: string | undefined;
 }
 
 /**
@@ -166,7 +167,7 @@ export class Gate {
   /** Never rejects: a failure anywhere (a plugin's hook, a tool, the gate itself) becomes an error result. */
   async call(name: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const callId = options.callId ?? `call_${this.idPrefix}${(++this.calls).toString(36)}`;
-    const rec: CallRecord = { tool: this.deps.tools.get(name), name, input, started: performance.now() };
+    const rec: CallRecord = { tool: this.deps.tools.get(name), name, input, started: performance.now(), caller: options.caller };
     const depth = callDepth.getStore() ?? 0;
     try {
       if (depth >= MAX_CALL_DEPTH) {
@@ -217,7 +218,7 @@ export class Gate {
     const unrecorded = deps.audit.refusal();
     if (unrecorded) return this.fail(rec, callId, "error", unrecorded, "E_AUDIT_UNAVAILABLE");
 
-    if (this.listening("tool_start")) deps.emit({ type: "tool_start", callId, name, input, risk: tool.risk, source: tool.source });
+    if (this.listening("tool_start")) deps.emit(startEvent(rec, tool, callId, input));
 
     // 1. Validate: a bad field goes back to the caller and nothing runs. (Awaited only while a JSON
     // Schema is still being compiled: each await costs every call a trip through the microtask queue.)
@@ -420,6 +421,8 @@ export class Gate {
     if (this.listening("tool_end")) {
       const end: AgentEvent = { type: "tool_end", callId: result.callId, name: rec.name, outcome: result.outcome, durationMs, outputBytes, truncated };
       if (!ok) end.error = result.output;
+      if (rec.decision) end.decision = rec.decision;
+      if (rec.by) end.by = rec.by;
       this.deps.emit(end);
     }
     return result;
@@ -451,6 +454,12 @@ export class Gate {
 
 }
 
+function startEvent(rec: CallRecord, tool: ToolEntry, callId: string, input: unknown): AgentEvent {
+  const start: AgentEvent = { type: "tool_start", callId, name: rec.name, input, risk: tool.risk, source: tool.source };
+  if (rec.caller !== undefined) start.caller = rec.caller;
+  return start;
+}
+
 /** A call's audit record; start and outcome records share one shape (every field present), so writing them stays monomorphic. */
 function callRecord(rec: CallRecord, callId: string, kind: "start" | "call", outcome: string): AuditRecord {
   return {
@@ -466,6 +475,7 @@ function callRecord(rec: CallRecord, callId: string, kind: "start" | "call", out
     outputBytes: undefined,
     truncated: undefined,
     error: undefined,
+    caller: rec.caller,
   };
 }
 

@@ -106,7 +106,7 @@ export type {
   OpenHostOptions,
   PreparedHost,
 } from "./host-types.js";
-export type { CliCommand, CliOption, CliValues, CliContext, CliOpenHostOptions } from "./cli-types.js";
+export type { CliCommand, CliOption, CliValues, CliContext, CliOpenHostOptions, CliSessionHost, CliSessionHostOptions } from "./cli-types.js";
 export type { HookTable, HookName } from "./hooks.js";
 export type { Tappable, SyncTappable, TapOptions, EventTapOptions } from "./tap-types.js";
 export type { AgentEvent, AgentEventType, StopReason } from "./events.js";

@@ -401,8 +401,8 @@ export class Permissions {
     const suggestedRule = suggestedRules.join(", ");
     // The same rules as a config file must hold them to mean exactly this call (see exact-rules.ts).
     const exact = projectRules(tool.name, subjects, tool.definition.subjectKind === "path" ? "path" : "text");
-    if (!this.asker && v.why.kind === "protected") return this.protectedDenial(tool, v, subjects, what, guard);
-    if (!this.asker) {
+    const unasked = (): Permit => {
+      if (v.why.kind === "protected") return this.protectedDenial(tool, v, subjects, what, guard);
       return {
         decision: "deny",
         by: byText(v.why),
@@ -411,7 +411,8 @@ export class Permissions {
           `To allow it, add ${(exact.length ? exact : suggestedRules).map((r) => `"${r}"`).join(" and ")} to ${this.allowKey()} in ${this.deps.configFileHint}, ` +
           `or run with --permission-mode ${tool.risk === "write" ? "acceptEdits" : "bypass"}.`,
       };
-    }
+    };
+    if (!this.asker) return unasked();
     // One subject is shown as `tool(subject)`; several (a pipeline, a list) are shown as the input as written, with its parts.
     const parts = subjects && plainSubjects(subjects);
     const uncertain = subjects !== undefined && isUncertain(subjects);
@@ -420,10 +421,15 @@ export class Permissions {
     let answer: Awaited<ReturnType<PermissionAsker>>;
     try {
       const protectedWrites = guard.open.length ? { protectedWrites: Object.freeze(guard.open.map((h) => Object.freeze({ path: h.path, why: h.why }))) } : {};
-      answer = await this.asker!({ tool: tool.view, input: freezeCopy(input), subject, parts: parts ?? [], uncertain, suggestedRule, suggestedRules, projectRules: exact, reason: byText(v.why), ...protectedWrites });
+      answer = await this.asker!({ tool: tool.view, input: freezeCopy(input), callId, subject, parts: parts ?? [], uncertain, suggestedRule, suggestedRules, projectRules: exact, reason: byText(v.why), ...protectedWrites });
     } catch (err) {
       answer = "deny";
       this.deps.emit({ type: "notice", level: "warn", source: "permissions", message: `permission prompt failed: ${errorMessage(err)}` });
+    }
+    // The asker had nobody to put this one to (a client that cannot be asked): as headless, the rule to add.
+    if (answer === "unanswered") {
+      this.deps.emit({ type: "permission_decision", callId, name: tool.name, decision: "deny", by: byText(v.why) });
+      return unasked();
     }
     // "Always" grants exactly what was asked: each subject as text (a call no rule can describe is allowed once).
     // "Always for this project": the asker wrote `exact` to a file; for this session it is a session grant.

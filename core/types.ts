@@ -308,12 +308,21 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Override the call id (for correlating with a model's tool call id). */
   callId?: string;
+  /**
+   * Who asked for the call when it is not this host's own loop or CLI (e.g. `claude-code`, the
+   * client of `agent mcp serve`): written to the call's audit records and carried by `tool_start`.
+   */
+  caller?: string;
 }
 
 /**
  * Answer to a permission question. `allow_project`: as `allow_session`, said by an asker that also wrote
  * `projectRules` where the next sessions read them. A deny may carry a message for the model.
+ * `unanswered`: the asker had nobody to put this question to (e.g. a client that cannot be asked); the
+ * call is denied as with no asker at all, the message naming the rule that would allow it.
  */
+export type PermissionAnswer = "allow_once" | "allow_session" | "allow_project" | "deny" | "unanswered" | { decision: "deny"; message: string } | { decision: "answer"; text: string };
+
 /**
  * Rules allowed for the rest of this session: an answer "always this session" (`by: "user:session"`),
  * "always for this project" (`user:project`, also saved to the local settings), or a plugin's granted
@@ -328,13 +337,13 @@ export interface SessionGrant {
   readonly reason?: string;
 }
 
-export type PermissionAnswer = "allow_once" | "allow_session" | "allow_project" | "deny" | { decision: "deny"; message: string } | { decision: "answer"; text: string };
-
 export interface PermissionRequest {
   /** Absent or `call`: one tool call. */
   kind?: "call";
   tool: RegisteredTool;
   input: unknown;
+  /** The call asked about (`CallOptions.callId` when the caller gave one). */
+  callId?: string;
   /** What rules match, when the call has exactly one subject (e.g. a path, a simple command). */
   subject?: string;
   /** Every part rules match (each command of a pipeline or list, each file a redirection writes). */

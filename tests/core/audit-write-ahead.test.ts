@@ -221,3 +221,20 @@ describe("callsTools: false", () => {
     expect(codes[0]).toBe("E_TOOL_DEPTH");
   });
 });
+
+describe("who called", () => {
+  test("CallOptions.caller is in both audit records and on tool_start; tool_end carries the decision", async () => {
+    const t: ToolDefinition = { name: "who", description: "w", risk: "read", input: z.object({}), run: () => "ok" };
+    const { host, project } = await hostWithTools([t]);
+    const events: any[] = [];
+    host.on((e) => events.push(e));
+    const r = await host.tools.call("who", {}, { callId: "c-who", caller: "mcp:test-client" });
+    expect(r.ok).toBe(true);
+    const mine = records(project.auditFile).filter((x) => x.callId === "c-who");
+    expect(mine.map((x) => `${x.kind}:${x.caller}`)).toEqual(["start:mcp:test-client", "call:mcp:test-client"]);
+    expect(events.find((e) => e.type === "tool_start")).toMatchObject({ caller: "mcp:test-client" });
+    expect(events.find((e) => e.type === "tool_end")).toMatchObject({ decision: "allow", by: expect.any(String) });
+    await host.tools.call("who", {}, { callId: "c-plain" });
+    expect(records(project.auditFile).filter((x) => x.callId === "c-plain").every((x) => !("caller" in x))).toBe(true);
+  });
+});

@@ -291,6 +291,20 @@ describe("permissions in the gate", () => {
     }
   });
 
+  test("the asker is handed the call id; an unanswered question is denied as headless, naming the rule to add", async () => {
+    const asked: PermissionRequest[] = [];
+    const { host } = await hostWithTools(TOOLS, {
+      askPermission: async (req) => {
+        asked.push(req as PermissionRequest);
+        return "unanswered";
+      },
+    });
+    const r = await host.tools.call("writer", {}, { callId: "c-unanswered" });
+    expect(asked.map((a) => a.callId)).toEqual(["c-unanswered"]);
+    expect(r).toMatchObject({ ok: false, outcome: "denied" });
+    expect(r.output).toMatch(/no terminal to ask\. To allow it, add "writer"/);
+  });
+
   test("asker: allow once asks every time; always-for-this-session asks once; deny denies", async () => {
     const answers: string[] = [];
     const asked: PermissionRequest[] = [];

@@ -1,0 +1,14 @@
+/** Skills as `skill://<name>/SKILL.md` resources: the catalog is the list, the body is what a read returns. */
+import type { PluginHost } from "../../core/index.js";
+
+const uriOf = (name: string) => `skill://${encodeURIComponent(name)}/SKILL.md`;
+
+export function skillResources(host: PluginHost) {
+  return host.skills.list().map((s) => ({ uri: uriOf(s.name), name: s.name, description: s.description, mimeType: "text/markdown" }));
+}
+
+export function readSkill(host: PluginHost, uri: string) {
+  const skill = host.skills.list().find((s) => uriOf(s.name) === uri);
+  if (!skill) throw Object.assign(new Error(`Resource not found: ${uri}`), { code: -32002 });
+  return { contents: [{ uri, mimeType: "text/markdown", text: skill.content }] };
+}

@@ -1,0 +1,174 @@
+/**
+ * The host's events as OpenTelemetry data, following the GenAI semantic conventions: a run is an
+ * `invoke_agent` span, each model request a `chat <model>` child with token usage, each gated call an
+ * `execute_tool <name>` child (a root span for calls made outside a run: `agent mcp serve`, `agent call`)
+ * with the permission decision, outcome and risk, and MCP attributes for an MCP server's tool. Metrics:
+ * token usage, model request and tool durations, calls by outcome. Each call's audit record is a log
+ * record. Tool inputs are left out unless `telemetry.logToolContent`, and then redacted as the audit is.
+ */
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
+import { redactString, type AgentEvent } from "../../core/index.js";
+import { noteQueued, type Providers } from "./providers.js";
+
+type Of<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
+
+/** `openai:gpt-5` → provider and model id, as gen_ai.* attributes want them. */
+function modelAttributes(ref: string | undefined): Attributes {
+  if (!ref) return {};
+  const i = ref.indexOf(":");
+  return i < 0 ? { "gen_ai.request.model": ref } : { "gen_ai.provider.name": ref.slice(0, i), "gen_ai.request.model": ref.slice(i + 1) };
+}
+
+export class Recorder {
+  private run: Span | undefined;
+  private chat: { span?: Span; started: number; attrs: Attributes } | undefined;
+  private readonly tools = new Map<string, { span?: Span; attrs: Attributes; args?: string }>();
+  private model: string | undefined;
+  private readonly tokens;
+  private readonly chatDuration;
+  private readonly toolCalls;
+  private readonly toolDuration;
+
+  constructor(
+    private readonly otel: Providers,
+    private readonly logToolContent: boolean,
+  ) {
+    const meter = otel.meter;
+    this.tokens = meter?.createHistogram("gen_ai.client.token.usage", { unit: "{token}", description: "Tokens used by a model request" });
+    this.chatDuration = meter?.createHistogram("gen_ai.client.operation.duration", { unit: "s", description: "Duration of a model request" });
+    this.toolCalls = meter?.createCounter("agent_host.tool.calls", { unit: "{call}", description: "Gated tool calls, by outcome" });
+    this.toolDuration = meter?.createHistogram("agent_host.tool.duration", { unit: "s", description: "Duration of a gated tool call" });
+  }
+
+  /** The event types this recorder needs (others are never built for it). */
+  static readonly TYPES = ["session_start", "turn_start", "usage", "assistant_message", "tool_start", "tool_end", "session_end", "permission_grant"] as const;
+
+  readonly record = (e: AgentEvent): void => {
+    switch (e.type) {
+      case "session_start":
+        return this.startRun(e);
+      case "turn_start":
+        return this.startChat(e.model);
+      case "usage":
+        return this.usage(e);
+      case "assistant_message":
+        return this.endChat(e.toolCalls.length ? "tool_calls" : "stop");
+      case "tool_start":
+        return this.startTool(e);
+      case "tool_end":
+        return this.endTool(e);
+      case "permission_grant":
+        return this.log(`permission grant ${e.decision}: ${e.rules.join(", ")}`, { "event.name": "agent_host.audit.grant", "agent_host.plugin": e.plugin, "agent_host.permission.decision": e.decision, "agent_host.permission.by": e.by });
+      case "session_end":
+        return this.endRun(e);
+    }
+  };
+
+  private parent() {
+    return this.run ? trace.setSpan(context.active(), this.run) : context.active();
+  }
+
+  private startRun(e: Of<"session_start">): void {
+    this.endRun(undefined);
+    this.model = e.model;
+    const tracer = this.otel.tracer;
+    if (!tracer) return;
+    this.run = tracer.startSpan("invoke_agent agent-host", {
+      kind: SpanKind.INTERNAL,
+      attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "agent-host", "gen_ai.conversation.id": e.sessionId, ...modelAttributes(e.model) },
+    });
+  }
+
+  private endRun(e: Of<"session_end"> | undefined): void {
+    this.endChat(undefined);
+    const run = this.run;
+    this.run = undefined;
+    if (!run) return;
+    if (e) {
+      run.setAttributes({ "gen_ai.usage.input_tokens": e.usage.inputTokens, "gen_ai.usage.output_tokens": e.usage.outputTokens, "agent_host.stop_reason": e.reason, "agent_host.turns": e.turns });
+      if (e.reason === "error") run.setStatus({ code: SpanStatusCode.ERROR, message: e.error?.message });
+      if (e.error) run.setAttribute("error.type", e.error.code);
+    }
+    run.end();
+    noteQueued("traces");
+  }
+
+  private startChat(model: string): void {
+    this.endChat(undefined);
+    const attrs: Attributes = { "gen_ai.operation.name": "chat", ...modelAttributes(model) };
+    const span = this.otel.tracer?.startSpan(`chat ${attrs["gen_ai.request.model"] ?? model}`, { kind: SpanKind.CLIENT, attributes: attrs }, this.parent());
+    this.chat = { span, started: performance.now(), attrs };
+  }
+
+  private usage(e: Of<"usage">): void {
+    const attrs = this.chat?.attrs ?? { "gen_ai.operation.name": "chat", ...modelAttributes(this.model) };
+    this.chat?.span?.setAttributes({ "gen_ai.usage.input_tokens": e.inputTokens, "gen_ai.usage.output_tokens": e.outputTokens, ...(e.cacheReadTokens ? { "gen_ai.usage.cache_read.input_tokens": e.cacheReadTokens } : {}) });
+    this.tokens?.record(e.inputTokens, { ...attrs, "gen_ai.token.type": "input" });
+    this.tokens?.record(e.outputTokens, { ...attrs, "gen_ai.token.type": "output" });
+  }
+
+  private endChat(finish: string | undefined): void {
+    const chat = this.chat;
+    this.chat = undefined;
+    if (!chat) return;
+    if (chat.span) {
+      if (finish) chat.span.setAttribute("gen_ai.response.finish_reasons", [finish]);
+      chat.span.end();
+      noteQueued("traces");
+    }
+    this.chatDuration?.record((performance.now() - chat.started) / 1000, chat.attrs);
+  }
+
+  private startTool(e: Of<"tool_start">): void {
+    const mcp = e.source.startsWith("mcp:") ? { "mcp.method.name": "tools/call", "agent_host.mcp.server": e.source.slice(4) } : {};
+    const attrs: Attributes = { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": e.name, "gen_ai.tool.type": "function", "agent_host.tool.risk": e.risk, "agent_host.tool.source": e.source, ...mcp, ...(e.caller ? { "agent_host.caller": e.caller } : {}) };
+    const args = this.logToolContent ? redactString(safeJson(e.input)) : undefined;
+    const span = this.otel.tracer?.startSpan(`execute_tool ${e.name}`, { kind: SpanKind.INTERNAL, attributes: { ...attrs, "gen_ai.tool.call.id": e.callId, ...(args !== undefined ? { "gen_ai.tool.call.arguments": args } : {}) } }, this.parent());
+    this.tools.set(e.callId, { span, attrs, args });
+  }
+
+  private endTool(e: Of<"tool_end">): void {
+    const started = this.tools.get(e.callId);
+    this.tools.delete(e.callId);
+    const attrs = started?.attrs ?? { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": e.name };
+    const outcome: Attributes = { "agent_host.tool.outcome": e.outcome, ...(e.decision ? { "agent_host.permission.decision": e.decision } : {}), ...(e.by ? { "agent_host.permission.by": e.by } : {}) };
+    // Not `by` (a rule's text): metric attributes stay few-valued.
+    this.toolCalls?.add(1, { "gen_ai.tool.name": e.name, "agent_host.tool.outcome": e.outcome, ...(e.decision ? { "agent_host.permission.decision": e.decision } : {}) });
+    this.toolDuration?.record(e.durationMs / 1000, { "gen_ai.tool.name": e.name, "agent_host.tool.outcome": e.outcome });
+    const span = started?.span;
+    if (span) {
+      span.setAttributes({ ...outcome, "agent_host.tool.output_bytes": e.outputBytes, "agent_host.tool.truncated": e.truncated });
+      if (e.outcome !== "ok") span.setAttribute("error.type", e.outcome);
+      if (e.outcome === "error" || e.outcome === "timeout") span.setStatus({ code: SpanStatusCode.ERROR, message: e.error ? redactString(e.error).slice(0, 500) : e.outcome });
+      span.end();
+      noteQueued("traces");
+    }
+    // The audit record's fields; what the span has besides (risk, source, MCP) is found through its span id.
+    const record: Attributes = { "event.name": "agent_host.audit.call", "gen_ai.tool.call.id": e.callId, "gen_ai.tool.name": e.name, ...outcome, "agent_host.duration_ms": e.durationMs, "agent_host.tool.output_bytes": e.outputBytes, "agent_host.tool.truncated": e.truncated };
+    if (attrs["agent_host.caller"] !== undefined) record["agent_host.caller"] = attrs["agent_host.caller"];
+    if (e.error) record["error.message"] = redactString(e.error).slice(0, 500);
+    if (started?.args !== undefined) record["gen_ai.tool.call.arguments"] = started.args;
+    this.log(`tool call ${e.name}: ${e.outcome}`, record, span);
+  }
+
+  private log(body: string, attributes: Attributes, span?: Span): void {
+    if (!this.otel.logger) return;
+    this.otel.logger.emit({ body, attributes, severityText: "INFO", severityNumber: 9, context: span ? trace.setSpan(context.active(), span) : this.parent() });
+    noteQueued("logs");
+  }
+
+  /** A run still open when the host closes ends here (its spans are exported, not lost). */
+  close(): void {
+    for (const [, t] of this.tools) t.span?.end();
+    this.tools.clear();
+    this.endRun(undefined);
+  }
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return "(unserializable)";
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * OpenTelemetry export from real `agent run` processes to a real OTLP/HTTP JSON receiver on 127.0.0.1:
+ * an invoke_agent span per run with chat and execute_tool children (GenAI attributes, token usage, the
+ * permission decision), metrics and audit log records; tool inputs only with telemetry.logToolContent,
+ * redacted; nothing exported with no OTEL endpoint or with OTEL_SDK_DISABLED.
+ */
+import { createServer, type Server } from "node:http";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { telemetrySettings } from "../../../plugins/telemetry/settings.js";
+import { fakeOpenAiProject, spawnCli, cleanEnv } from "../../cli/run-helpers.js";
+
+vi.setConfig({ testTimeout: 60_000 });
+
+interface Received {
+  path: string;
+  contentType: string;
+  body: any;
+}
+
+const servers: Server[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
+
+/** An OTLP/HTTP receiver that keeps every JSON request it gets. */
+async function otlpReceiver(): Promise<{ url: string; got: Received[] }> {
+  const got: Received[] = [];
+  const server = createServer((req, res) => {
+    let text = "";
+    req.setEncoding("utf8").on("data", (d: string) => (text += d));
+    req.on("end", () => {
+      got.push({ path: req.url ?? "", contentType: String(req.headers["content-type"]), body: JSON.parse(text) });
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const address = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}`, got };
+}
+
+const spansOf = (got: Received[]) => got.filter((g) => g.path === "/v1/traces").flatMap((g) => g.body.resourceSpans.flatMap((r: any) => r.scopeSpans.flatMap((s: any) => s.spans)));
+const logsOf = (got: Received[]) => got.filter((g) => g.path === "/v1/logs").flatMap((g) => g.body.resourceLogs.flatMap((r: any) => r.scopeLogs.flatMap((s: any) => s.logRecords)));
+const attr = (item: any, key: string) => {
+  const v = item.attributes.find((a: any) => a.key === key)?.value;
+  return v === undefined ? undefined : (v.stringValue ?? v.intValue ?? v.doubleValue ?? v.boolValue);
+};
+
+async function run(project: { dir: string }, env: Record<string, string | undefined>): Promise<{ code: number | null; stderr: string }> {
+  const r = spawnCli(["run", "-p", "read the notes"], { cwd: project.dir, env: cleanEnv(env, project.dir) });
+  return r.done;
+}
+
+const script = [{ toolCalls: [{ id: "call_t1", name: "read_file", arguments: { path: "package.json" } }] }, { text: "The notes are read." }];
+
+describe("telemetry export", () => {
+  test("a run exports invoke_agent, chat <model> and execute_tool spans, metrics and audit log records", async () => {
+    const otlp = await otlpReceiver();
+    const { project } = await fakeOpenAiProject(script, { model: "openai:gpt-fake" });
+    const r = await run(project, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=test" });
+    expect(r.code, r.stderr).toBe(0);
+    // Flushed before the process exited: nothing to wait for.
+    expect(otlp.got.every((g) => g.contentType.startsWith("application/json"))).toBe(true);
+    const spans = spansOf(otlp.got);
+    const agent = spans.find((s) => s.name === "invoke_agent agent-host");
+    const chats = spans.filter((s) => s.name === "chat gpt-fake");
+    const tool = spans.find((s) => s.name === "execute_tool read_file");
+    expect(agent).toBeDefined();
+    expect(chats).toHaveLength(2);
+    expect(tool).toBeDefined();
+    expect(attr(agent, "gen_ai.operation.name")).toBe("invoke_agent");
+    expect(attr(agent, "gen_ai.conversation.id")).toEqual(expect.any(String));
+    expect(attr(chats[0], "gen_ai.provider.name")).toBe("openai");
+    expect(attr(chats[0], "gen_ai.request.model")).toBe("gpt-fake");
+    expect(Number(attr(chats[0], "gen_ai.usage.input_tokens"))).toBeGreaterThan(0);
+    expect(attr(tool, "gen_ai.tool.call.id")).toBe("call_t1");
+    expect(attr(tool, "agent_host.permission.decision")).toBe("allow");
+    expect(attr(tool, "agent_host.tool.outcome")).toBe("ok");
+    expect(attr(tool, "agent_host.tool.risk")).toBe("read");
+    // One trace: the model requests and the tool call are children of the run.
+    for (const child of [...chats, tool]) {
+      expect(child.traceId).toBe(agent.traceId);
+      expect(child.parentSpanId).toBe(agent.spanId);
+    }
+    // No tool content by default.
+    expect(attr(tool, "gen_ai.tool.call.arguments")).toBeUndefined();
+    const resource = otlp.got.find((g) => g.path === "/v1/traces")!.body.resourceSpans[0].resource;
+    expect(resource.attributes).toEqual(expect.arrayContaining([{ key: "service.name", value: { stringValue: "agent-host" } }, { key: "deployment.environment", value: { stringValue: "test" } }]));
+
+    const metrics = otlp.got.filter((g) => g.path === "/v1/metrics").flatMap((g) => g.body.resourceMetrics.flatMap((r: any) => r.scopeMetrics.flatMap((s: any) => s.metrics.map((m: any) => m.name))));
+    expect(metrics).toEqual(expect.arrayContaining(["gen_ai.client.token.usage", "gen_ai.client.operation.duration", "agent_host.tool.calls"]));
+    const audit = logsOf(otlp.got).find((l) => attr(l, "event.name") === "agent_host.audit.call");
+    expect(audit).toMatchObject({ traceId: tool.traceId, spanId: tool.spanId });
+    expect(attr(audit, "agent_host.tool.outcome")).toBe("ok");
+  });
+
+  test("telemetry.logToolContent puts tool inputs on spans and log records, redacted", async () => {
+    const otlp = await otlpReceiver();
+    const secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    const { project } = await fakeOpenAiProject([{ toolCalls: [{ id: "call_s1", name: "grep", arguments: { pattern: secret } }] }, { text: "ok" }], { model: "openai:gpt-fake", telemetry: { logToolContent: true } });
+    const r = await run(project, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url });
+    expect(r.code, r.stderr).toBe(0);
+    const tool = spansOf(otlp.got).find((s) => s.name === "execute_tool grep");
+    const args = String(attr(tool, "gen_ai.tool.call.arguments"));
+    expect(args).toContain("pattern");
+    expect(args).not.toContain(secret);
+    expect(JSON.stringify(otlp.got)).not.toContain(secret);
+  });
+
+  test("nothing is exported with no OTEL endpoint, or with OTEL_SDK_DISABLED=true", async () => {
+    const otlp = await otlpReceiver();
+    const { project } = await fakeOpenAiProject([...script, ...script], { model: "openai:gpt-fake" });
+    // Every other OTEL variable set, but no endpoint: off.
+    expect((await run(project, { OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_SERVICE_NAME: "x", OTEL_EXPORTER_OTLP_HEADERS: "a=b" })).code).toBe(0);
+    expect((await run(project, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SDK_DISABLED: "true" })).code).toBe(0);
+    expect(otlp.got).toEqual([]);
+  });
+
+  test("settings: off without an endpoint or telemetry.enabled; per-signal endpoints and protocols; grpc is refused with a reason", () => {
+    expect(telemetrySettings({}, undefined)).toBeUndefined();
+    expect(telemetrySettings({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" }, { enabled: false })).toBeUndefined();
+    expect(telemetrySettings({}, { enabled: true })?.signals).toEqual(["traces", "metrics", "logs"]);
+    expect(telemetrySettings({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://x/v1/traces" }, undefined)).toMatchObject({ signals: ["traces"], protocol: { traces: "http/json" } });
+    expect(telemetrySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://x", OTEL_METRICS_EXPORTER: "none", OTEL_EXPORTER_OTLP_LOGS_PROTOCOL: "http/protobuf" }, undefined)).toMatchObject({ signals: ["traces", "logs"], protocol: { logs: "http/protobuf", traces: "http/json" }, serviceName: "agent-host" });
+    expect(() => telemetrySettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://x", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, undefined)).toThrow(/grpc is not built in/);
+  });
+});
