@@ -4,8 +4,8 @@
  * The SDK is imported here only when a connection opens (through transport/sdk.ts); a stdio server is
  * spawned first so it boots while the SDK loads.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type { Transport } from "@modelcontextprotocol/client";
 import type {
   CallToolResult,
   GetPromptResult,
@@ -13,10 +13,10 @@ import type {
   Prompt,
   ReadResourceResult,
   Resource,
-  ResourceTemplate,
+  ResourceTemplateType as ResourceTemplate,
   ServerCapabilities,
   Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/client";
 import type { ProcessTracker, ToolCallContext, ToolReturn } from "../../core/index.js";
 import { sdkSignal } from "./transport/call-signal.js";
 import { makeClient, type ClientHooks } from "./client/setup.js";
@@ -229,7 +229,7 @@ export class McpConnection {
   private send(s: Session, name: string, args: unknown, ctx: ToolCallContext): Promise<CallToolResult> {
     // A progressToken only when someone hears progress: the SDK's per-request handler (a closure over
     // the call) costs ~8 µs of client CPU and most of the GC of a call at 16 in flight (bench/mcp.mjs).
-    return s.client.callTool({ name, arguments: args as Record<string, unknown> }, undefined, {
+    return s.client.callTool({ name, arguments: args as Record<string, unknown> }, {
       signal: sdkSignal(ctx),
       timeout: NO_SDK_TIMEOUT,
       ...(ctx.wantsProgress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }) } : {}),

@@ -14,9 +14,10 @@ export class ConnectTimeoutError extends Error {
   }
 }
 
-/** The HTTP status of a transport error (StreamableHTTPError, SseError), if it has one. */
+/** The HTTP status of a transport error (the SDK's SdkHttpError, SseError), if it has one. */
 export function httpStatus(err: unknown): number | undefined {
-  const e = err as { code?: unknown; message?: unknown };
+  const e = err as { code?: unknown; message?: unknown; data?: { status?: unknown } };
+  if (typeof e?.code === "string" && typeof e.data?.status === "number") return e.data.status >= 100 && e.data.status <= 599 ? e.data.status : undefined;
   if (typeof e?.code !== "number" || typeof e.message !== "string") return undefined;
   if (!/^(Streamable HTTP error|SSE error):/.test(e.message)) return undefined;
   return e.code >= 100 && e.code <= 599 ? e.code : undefined;
@@ -24,6 +25,9 @@ export function httpStatus(err: unknown): number | undefined {
 
 const JSONRPC_TIMEOUT = -32001;
 const JSONRPC_CONNECTION_CLOSED = -32000;
+/** The SDK's own error codes (SdkErrorCode) for the same two cases. */
+const SDK_TIMEOUT = "REQUEST_TIMEOUT";
+const SDK_CLOSED = new Set(["CONNECTION_CLOSED", "NOT_CONNECTED"]);
 
 /**
  * What the server answered with when it sent a JSON-RPC error: the frame guard (transport/frame-guard.ts) puts
@@ -59,12 +63,13 @@ function fromServer(err: unknown): boolean {
 }
 
 export function isRequestTimeout(err: unknown): boolean {
-  return (err as { code?: unknown })?.code === JSONRPC_TIMEOUT && !fromServer(err);
+  const code = (err as { code?: unknown })?.code;
+  return (code === JSONRPC_TIMEOUT || code === SDK_TIMEOUT) && !fromServer(err);
 }
 
 export function isConnectionClosed(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown };
-  return (e?.code === JSONRPC_CONNECTION_CLOSED || e?.message === "Not connected") && !fromServer(err);
+  return (e?.code === JSONRPC_CONNECTION_CLOSED || SDK_CLOSED.has(e?.code as string) || e?.message === "Not connected") && !fromServer(err);
 }
 
 /** Text from a server on one line, at most `max` characters (a multi-line message is kept whole, not cut to a fragment). */
@@ -152,7 +157,7 @@ export function describeError(err: unknown, url?: string): string {
   if (status !== undefined) {
     const body = String((err as Error).message)
       .replace(/^(Streamable HTTP error|SSE error):\s*/, "")
-      .replace(/^Error POSTing to endpoint:\s*/, "");
+      .replace(/^(Error POSTing to endpoint|Failed to open SSE stream):\s*/, "");
     // A pretty-printed JSON body would lose all but its first line (`{`): keep it whole, on one line.
     const detail = (/^\s*[[{]/.test(body) ? oneLine(body, 300) : firstLine(body)).replace(/^Non-200 status code \(\d+\)$/, "");
     return `HTTP ${status}${url ? ` from ${url}` : ""}${detail ? `: ${detail}` : ""}`;

@@ -16,7 +16,7 @@ import {
   type ToolRegistrar,
   type ToolReturn,
 } from "../../core/index.js";
-import type { Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Prompt, Tool } from "@modelcontextprotocol/client";
 import { describeTarget, type ServerConfig } from "./config.js";
 import { McpConnection, type ConnectionListener } from "./connection.js";
 import { promptToText, resourceContentsToText } from "./content.js";

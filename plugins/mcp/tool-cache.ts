@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { writeFileAtomic } from "../../core/index.js";
 import type { ServerConfig } from "./config.js";
 

@@ -12,8 +12,9 @@
  *
  * `prompts/list` is read here too (every page), checked as the SDK checks it.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ToolSchema, type Prompt, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type { Prompt, Tool } from "@modelcontextprotocol/client";
+import { ToolSchema } from "@modelcontextprotocol/core";
 import { z } from "../../core/index.js";
 
 export interface SkippedTool {

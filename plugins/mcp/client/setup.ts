@@ -4,7 +4,7 @@
  * messages, errors, the end of the connection. Kept apart from connection.ts, which decides what
  * these mean for the connection.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config.js";
 import { oneLine } from "../../../core/index.js";
 import type { loadCore } from "../transport/sdk.js";
@@ -36,16 +36,16 @@ export function makeClient(sdk: Awaited<ReturnType<typeof loadCore>>, hooks: Cli
   const capabilities = { ...(config.roots ? { roots: { listChanged: true } } : {}), ...(sampling ? { sampling: {} } : {}), ...(elicit ? { elicitation: { form: {}, url: {} } } : {}), ...(extensions ? { extensions } : {}) };
   const client = new sdk.Client(CLIENT_INFO, { capabilities });
   // Roots: the folders the host's tools may touch (project root, workspace.roots, --add-dir).
-  if (config.roots) client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: hooks.roots() }));
-  if (sampling) client.setRequestHandler(sdk.CreateMessageRequestSchema, async (request, extra) => hooks.sample(request.params, extra.signal) as never);
+  if (config.roots) client.setRequestHandler("roots/list", async () => ({ roots: hooks.roots() }));
+  if (sampling) client.setRequestHandler("sampling/createMessage", async (request, ctx) => hooks.sample(request.params, ctx.mcpReq.signal) as never);
   if (elicit) {
-    client.setRequestHandler(sdk.ElicitRequestSchema, async (request) => hooks.elicit(request.params as Record<string, unknown>) as never);
+    client.setRequestHandler("elicitation/create", async (request) => hooks.elicit(request.params as Record<string, unknown>) as never);
   }
-  client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => hooks.listChanged(client, "tools"));
-  client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, () => hooks.listChanged(client, "prompts"));
-  client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, () => hooks.listChanged(client, "resources"));
+  client.setNotificationHandler("notifications/tools/list_changed", () => hooks.listChanged(client, "tools"));
+  client.setNotificationHandler("notifications/prompts/list_changed", () => hooks.listChanged(client, "prompts"));
+  client.setNotificationHandler("notifications/resources/list_changed", () => hooks.listChanged(client, "resources"));
   // Log messages a server sends over the protocol go to its log file, like its stderr.
-  client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (n) => {
+  client.setNotificationHandler("notifications/message", (n) => {
     const data = typeof n.params.data === "string" ? n.params.data : JSON.stringify(n.params.data);
     log.note(`server ${n.params.level}${n.params.logger ? ` (${n.params.logger})` : ""}: ${data}`);
   });

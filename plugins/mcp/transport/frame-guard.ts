@@ -15,8 +15,8 @@
  *   server are not taken for the SDK's own "connection closed" / "timed out".
  * Whatever is refused is logged (the first ones in full, then one line per 1000) and counted.
  */
-import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/client";
+import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { oneLine, tooDeep } from "../../../core/index.js";
 import { RejectedAnswer, ServerErrorAnswer } from "../errors.js";
 import { isRecord } from "../config/values.js";

@@ -5,8 +5,8 @@
  * flow with the stored tokens (refreshed when about to expire); a server that needs a browser login
  * fails with the command to run.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type { Transport } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config.js";
 import { ConnectTimeoutError, describeError, httpStatus, isRequestTimeout } from "../errors.js";
 import type { Attempt, OpenedSession } from "../session.js";
