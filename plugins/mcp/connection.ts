@@ -31,6 +31,7 @@ import { loadCore } from "./transport/sdk.js";
 import { logFileFor, ServerLog } from "./transport/server-log.js";
 import { StdioServerProcess } from "./transport/stdio-process.js";
 import type { SkippedTool } from "./tool-list.js";
+import type { ProtocolEra } from "./tool-cache.js";
 import { disposeSession, explainFailure, sleep, type Attempt, type OpenedSession, type Session } from "./session.js";
 
 /** The gate's signal owns a call's deadline (and cancels it); the SDK's own timer must never fire first. */
@@ -67,6 +68,11 @@ export interface ServerRequests {
   roots(conn: McpConnection): { uri: string; name: string }[];
 }
 
+/** Connect options: a server the cache knows speaks 2025 skips the `server/discover` probe (unless the config pins a revision). */
+export function connectOptions(config: ServerConfig, era: "legacy" | undefined, timeout: number): { timeout: number; prior?: { kind: "legacy" } } {
+  return era === "legacy" && config.protocol === "auto" ? { timeout, prior: { kind: "legacy" } } : { timeout };
+}
+
 /** Wait for `p`, but give up (without stopping it) when `signal` aborts. */
 function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return p;
@@ -91,6 +97,10 @@ export class McpConnection {
   prompts: Prompt[] = [];
   capabilities: ServerCapabilities | undefined;
   serverInfo: Implementation | undefined;
+  /** The revision agreed with the server on the live (or last) session. */
+  protocol: { version: string; era: ProtocolEra } | undefined;
+  /** Set by the manager from the tool cache: a server known to speak 2025 is not probed with `server/discover`. */
+  knownEra: "legacy" | undefined;
   connectMs: number | undefined;
   error: string | undefined;
   readonly log: ServerLog;
@@ -142,6 +152,7 @@ export class McpConnection {
       client: async () => makeClient(await loadCore(), this.hooks),
       guard: async (transport) => this.guard(await loadCore(), transport),
       listAll: (state, client, remaining) => this.listAll(state, client, remaining),
+      connectOptions: (timeout) => connectOptions(config, this.knownEra, timeout),
       auth: async () => (this.auth ??= authEnv ? await (await import("./oauth/index.js")).serverAuth(config, authEnv) : undefined),
     };
   }
@@ -359,21 +370,34 @@ export class McpConnection {
   private async open(state: Attempt, deadline: number): Promise<OpenedSession> {
     const c = this.config;
     const remaining = () => Math.max(1, Math.round(deadline - performance.now()));
-    if (c.transport === "stdio") {
-      // Spawn before loading the SDK: the server boots while the SDK is imported.
-      const proc = new StdioServerProcess({ command: c.command!, args: c.args, env: c.env, cwd: c.cwd ?? this.root, log: this.log, processes: this.processes });
-      state.session.proc = proc;
-      const sdk = await loadCore();
-      const transport = new sdk.ProcessTransport(proc, this.log);
-      const client = makeClient(sdk, this.hooks);
-      const guard = this.guard(sdk, transport);
-      Object.assign(state.session, { transport, guard, client, kind: "stdio" });
-      state.stage = "waiting for the server to answer initialize";
-      await client.connect(guard, { timeout: remaining() });
-      return this.listAll(state, client, remaining);
+    if (c.transport !== "stdio") return (await import("./transport/http-open.js")).openRemote(this.remote, state, remaining);
+    try {
+      return await this.openStdio(state, remaining, this.knownEra);
+    } catch (err) {
+      // A 2025 server built to exit on any request before `initialize` ends at the `server/discover` probe:
+      // started again, it gets the 2025 handshake alone.
+      const proc = state.session.proc;
+      if (c.protocol !== "auto" || this.knownEra || !proc?.exit || state.session.client?.getProtocolEra()) throw err;
+      this.log.note(`the server ended at server/discover (${proc.describeExit()}); starting it again for the 2025 handshake`);
+      await this.dispose(state.session);
+      state.session = Object.assign(state.session, { proc: undefined, transport: undefined, guard: undefined, client: undefined });
+      return this.openStdio(state, remaining, "legacy");
     }
+  }
 
-    return (await import("./transport/http-open.js")).openRemote(this.remote, state, remaining);
+  private async openStdio(state: Attempt, remaining: () => number, era: "legacy" | undefined): Promise<OpenedSession> {
+    const c = this.config;
+    // Spawn before loading the SDK: the server boots while the SDK is imported.
+    const proc = new StdioServerProcess({ command: c.command!, args: c.args, env: c.env, cwd: c.cwd ?? this.root, log: this.log, processes: this.processes });
+    state.session.proc = proc;
+    const sdk = await loadCore();
+    const transport = new sdk.ProcessTransport(proc, this.log);
+    const client = makeClient(sdk, this.hooks);
+    const guard = this.guard(sdk, transport);
+    Object.assign(state.session, { transport, guard, client, kind: "stdio" });
+    state.stage = era === "legacy" || c.protocol === "2025" ? "waiting for the server to answer initialize" : "waiting for the server to answer server/discover or initialize";
+    await client.connect(guard, connectOptions(c, era, remaining()));
+    return this.listAll(state, client, remaining);
   }
 
   private async listAll(state: Attempt, client: Client, remaining: () => number): Promise<OpenedSession> {
@@ -401,7 +425,7 @@ export class McpConnection {
 
   /** The client is connected to this guard, which wraps the transport (transport/frame-guard.ts). */
   private guard(sdk: Awaited<ReturnType<typeof loadCore>>, transport: Transport): GuardedTransport {
-    return new sdk.GuardedTransport(transport, { note: (line) => this.log.note(line) });
+    return new sdk.GuardedTransport(transport, { note: (line) => this.log.note(line), stdio: transport instanceof sdk.ProcessTransport });
   }
 
   private async listPrompts(client: Client, timeout: number): Promise<Prompt[]> {
@@ -451,6 +475,9 @@ export class McpConnection {
     this.attempts = 0;
     this.capabilities = s.client.getServerCapabilities();
     this.serverInfo = s.client.getServerVersion();
+    const version = s.client.getNegotiatedProtocolVersion();
+    const era = s.client.getProtocolEra();
+    this.protocol = version && era ? { version, era } : undefined;
     this.tools = s.tools;
     this.skippedTools = s.skippedTools;
     this.prompts = s.prompts;

@@ -147,6 +147,9 @@ function describeNetworkError(err: unknown, url: string | undefined): string | u
 /** One line saying why something failed. `url` is the remote server's, for context. */
 export function describeError(err: unknown, url?: string): string {
   if (err instanceof ConnectTimeoutError) return err.message;
+  // A `server/discover` probe that failed on the network: the network error is the reason.
+  const cause = (err as { code?: unknown; cause?: unknown } | undefined)?.cause;
+  if ((err as { code?: unknown })?.code === "ERA_NEGOTIATION_FAILED" && cause instanceof Error) return describeError(cause, url);
   const answer = serverErrorAnswer(err);
   if (answer) return describeServerError(answer);
   const rejected = rejectedAnswer(err);
@@ -155,7 +158,10 @@ export function describeError(err: unknown, url?: string): string {
   if (schema) return schema;
   const status = httpStatus(err);
   if (status !== undefined) {
-    const body = String((err as Error).message)
+    // A failed `server/discover` probe names the probe; the body the server sent says more.
+    const text = (err as { data?: { text?: unknown } }).data?.text;
+    const probe = /^Version negotiation failed/.test(String((err as Error).message)) && typeof text === "string" && text.trim();
+    const body = String(probe ? text : (err as Error).message)
       .replace(/^(Streamable HTTP error|SSE error):\s*/, "")
       .replace(/^(Error POSTing to endpoint|Failed to open SSE stream):\s*/, "");
     // A pretty-printed JSON body would lose all but its first line (`{`): keep it whole, on one line.

@@ -27,6 +27,17 @@ export interface ClientHooks {
   closed(client: Client): void;
 }
 
+/** How the protocol revision is agreed with a server: its `protocol` key (config.ts). */
+function negotiation(config: ServerConfig) {
+  if (config.protocol === "2025") return { mode: "legacy" as const };
+  if (config.protocol === "2026-07-28") return { mode: { pin: "2026-07-28" } };
+  // A stdio server that never answers `server/discover` speaks 2025: the probe waits a few seconds, not the connect timeout.
+  return { mode: "auto" as const, probe: { timeoutMs: Math.min(PROBE_TIMEOUT_MS, config.connectTimeout) } };
+}
+
+/** How long a stdio server may stay silent on `server/discover` before it is taken for a 2025 server. */
+export const PROBE_TIMEOUT_MS = 5_000;
+
 export function makeClient(sdk: Awaited<ReturnType<typeof loadCore>>, hooks: ClientHooks): Client {
   const { config, log } = hooks;
   const elicit = config.elicitation !== "decline";
@@ -34,7 +45,7 @@ export function makeClient(sdk: Awaited<ReturnType<typeof loadCore>>, hooks: Cli
   const extensions = config.skills === false ? undefined : { [SKILLS_EXTENSION]: {} };
   const sampling = config.sampling !== "deny";
   const capabilities = { ...(config.roots ? { roots: { listChanged: true } } : {}), ...(sampling ? { sampling: {} } : {}), ...(elicit ? { elicitation: { form: {}, url: {} } } : {}), ...(extensions ? { extensions } : {}) };
-  const client = new sdk.Client(CLIENT_INFO, { capabilities });
+  const client = new sdk.Client(CLIENT_INFO, { capabilities, versionNegotiation: negotiation(config) });
   // Roots: the folders the host's tools may touch (project root, workspace.roots, --add-dir).
   if (config.roots) client.setRequestHandler("roots/list", async () => ({ roots: hooks.roots() }));
   if (sampling) client.setRequestHandler("sampling/createMessage", async (request, ctx) => hooks.sample(request.params, ctx.mcpReq.signal) as never);
