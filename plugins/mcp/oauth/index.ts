@@ -123,7 +123,7 @@ export async function login(config: ServerConfig, env: AuthEnv, print: (line: st
       } catch (err) {
         if (!(err instanceof UnauthorizedError) || !mode?.started) throw err;
         const code = await listener!.waitForCode(timeoutMs);
-        await transport.finishAuth(code);
+        await transport.finishAuth(code, listener!.issuer);
         return false;
       } finally {
         await client.close().catch(() => {});
