@@ -33,7 +33,7 @@ describe("MCP OAuth through the CLI", () => {
     const s = await oauthServer();
     const p = withServer(s.url);
     const before = await agent(p, ["mcp", "list"]);
-    expect(before.stdout).toMatch(/remote\s+http\s+needs login/);
+    expect(before.stdout).toMatch(/remote\s+http\s+-\s+needs login/);
     const call = await agent(p, ["--permission-mode", "bypass", "call", "mcp__remote__whoami", "{}"]);
     expect(call.code).not.toBe(0);
     expect(call.stderr + call.stdout).toContain("agent mcp login remote");
