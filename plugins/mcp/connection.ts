@@ -32,6 +32,7 @@ import { logFileFor, ServerLog } from "./transport/server-log.js";
 import { StdioServerProcess } from "./transport/stdio-process.js";
 import type { SkippedTool } from "./tool-list.js";
 import type { ProtocolEra } from "./tool-cache.js";
+import { declaresHeaders } from "./x-mcp-header.js";
 import { disposeSession, explainFailure, sleep, type Attempt, type OpenedSession, type Session } from "./session.js";
 
 /** The gate's signal owns a call's deadline (and cancels it); the SDK's own timer must never fire first. */
@@ -68,6 +69,11 @@ export interface ServerRequests {
   roots(conn: McpConnection): { uri: string; name: string }[];
 }
 
+/** A 2026-07-28 Streamable HTTP session: tools' `x-mcp-header` declarations are checked and mirrored (x-mcp-header.ts). */
+function headerRules(client: Client, kind: TransportKind | undefined): boolean {
+  return client.getProtocolEra() === "modern" && kind !== "stdio";
+}
+
 /** Connect options: a server the cache knows speaks 2025 skips the `server/discover` probe (unless the config pins a revision). */
 export function connectOptions(config: ServerConfig, era: "legacy" | undefined, timeout: number): { timeout: number; prior?: { kind: "legacy" } } {
   return era === "legacy" && config.protocol === "auto" ? { timeout, prior: { kind: "legacy" } } : { timeout };
@@ -91,7 +97,9 @@ export class McpConnection {
   status: ConnectionStatus = "idle";
   /** The transport of the live (or last) session. */
   kind: TransportKind | undefined;
-  tools: Tool[] = [];
+  private listed: Tool[] = [];
+  /** The tools that declare `x-mcp-header` properties, by name. */
+  private headerTools = new Map<string, Tool>();
   /** Tools the server listed that were skipped (invalid schemas), with the reason. */
   skippedTools: SkippedTool[] = [];
   prompts: Prompt[] = [];
@@ -119,6 +127,14 @@ export class McpConnection {
   private readonly remote: RemoteOpener;
   /** The OAuth provider of a remote server (created on its first connection). */
   auth: ServerAuth | undefined;
+
+  get tools(): Tool[] {
+    return this.listed;
+  }
+  set tools(tools: Tool[]) {
+    this.listed = tools;
+    this.headerTools = new Map(tools.filter((t) => declaresHeaders(t.inputSchema)).map((t) => [t.name, t]));
+  }
 
   constructor(
     readonly config: ServerConfig,
@@ -241,10 +257,21 @@ export class McpConnection {
     // A progressToken only when someone hears progress: the SDK's per-request handler (a closure over
     // the call) costs ~8 µs of client CPU and most of the GC of a call at 16 in flight (bench/mcp.mjs).
     return s.client.callTool({ name, arguments: args as Record<string, unknown> }, {
+      ...this.headerDefinition(s, name),
       signal: sdkSignal(ctx),
       timeout: NO_SDK_TIMEOUT,
       ...(ctx.wantsProgress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }) } : {}),
     }) as Promise<CallToolResult>;
+  }
+
+  /**
+   * The definition the SDK mirrors `Mcp-Param-*` headers from (2026-07-28 over HTTP), for a tool that declares
+   * some; without its output schema, which the SDK would compile again on every call.
+   */
+  private headerDefinition(s: Session, name: string): { toolDefinition?: Tool } {
+    if (s.kind === "stdio" || !this.headerTools.size) return {};
+    const tool = this.headerTools.get(name);
+    return tool ? { toolDefinition: { name: tool.name, inputSchema: tool.inputSchema } } : {};
   }
 
   private async callFailed(err: unknown, s: Session, name: string, args: unknown, ctx: ToolCallContext, readHint?: string): Promise<ToolReturn> {
@@ -403,7 +430,7 @@ export class McpConnection {
   private async listAll(state: Attempt, client: Client, remaining: () => number): Promise<OpenedSession> {
     const caps = client.getServerCapabilities();
     state.stage = "listing tools";
-    const { tools, skipped } = caps?.tools ? await this.listTools(client, remaining()) : { tools: [], skipped: [] };
+    const { tools, skipped } = caps?.tools ? await this.listTools(client, remaining(), state.session.kind) : { tools: [], skipped: [] };
     let prompts: Prompt[] = [];
     if (caps?.prompts) {
       state.stage = "listing prompts";
@@ -417,8 +444,8 @@ export class McpConnection {
   }
 
   /** Every tool the server lists, each checked on its own (tool-list.ts): a bad one is skipped, not the server. */
-  private async listTools(client: Client, timeout: number): Promise<{ tools: Tool[]; skipped: SkippedTool[] }> {
-    const listed = await (await loadCore()).listTools(client, timeout, this.keepTool);
+  private async listTools(client: Client, timeout: number, kind: TransportKind | undefined): Promise<{ tools: Tool[]; skipped: SkippedTool[] }> {
+    const listed = await (await loadCore()).listTools(client, timeout, this.keepTool, headerRules(client, kind));
     for (const t of listed.skipped) this.log.note(`tool ${JSON.stringify(t.name)} skipped: ${t.reason}`);
     return listed;
   }
@@ -447,7 +474,7 @@ export class McpConnection {
           this.dirty[what] = false;
           if (this.session?.client !== client) return;
           if (what === "tools") {
-            const { tools, skipped } = await this.listTools(client, LIST_TIMEOUT_MS);
+            const { tools, skipped } = await this.listTools(client, LIST_TIMEOUT_MS, this.session?.kind);
             if (this.session?.client !== client) return;
             this.tools = tools;
             this.skippedTools = skipped;

@@ -60,6 +60,10 @@ function sample(schema) {
 function argsFor(schema) {
   const args = {};
   for (const name of schema?.required ?? []) args[name] = sample(schema.properties?.[name]);
+  // A value the tool's description asks for, as a user would type it: a string that needs Base64 in its header.
+  for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
+    if (!(name in args) && prop?.type === "string" && /requires Base64/i.test(prop.description ?? "")) args[name] = " grüße ";
+  }
   return args;
 }
 
