@@ -168,7 +168,7 @@ export class McpConnection {
       client: async () => makeClient(await loadCore(), this.hooks),
       guard: async (transport) => this.guard(await loadCore(), transport),
       listAll: (state, client, remaining) => this.listAll(state, client, remaining),
-      connectOptions: (timeout) => connectOptions(config, this.knownEra, timeout),
+      connectOptions: (timeout) => connectOptions(config, this.protocol ? (this.protocol.era === "legacy" ? "legacy" : undefined) : this.knownEra, timeout),
       auth: async () => (this.auth ??= authEnv ? await (await import("./oauth/index.js")).serverAuth(config, authEnv) : undefined),
     };
   }
@@ -398,13 +398,15 @@ export class McpConnection {
     const c = this.config;
     const remaining = () => Math.max(1, Math.round(deadline - performance.now()));
     if (c.transport !== "stdio") return (await import("./transport/http-open.js")).openRemote(this.remote, state, remaining);
+    // What an earlier session (or the cache) found the server speaks: a restart does not ask again.
+    const known = this.protocol ? (this.protocol.era === "legacy" ? "legacy" : "modern") : this.knownEra;
     try {
-      return await this.openStdio(state, remaining, this.knownEra);
+      return await this.openStdio(state, remaining, known === "legacy" ? "legacy" : undefined);
     } catch (err) {
       // A 2025 server built to exit on any request before `initialize` ends at the `server/discover` probe:
       // started again, it gets the 2025 handshake alone.
       const proc = state.session.proc;
-      if (c.protocol !== "auto" || this.knownEra || !proc?.exit || state.session.client?.getProtocolEra()) throw err;
+      if (c.protocol !== "auto" || known || !proc?.exit || state.session.client?.getProtocolEra()) throw err;
       this.log.note(`the server ended at server/discover (${proc.describeExit()}); starting it again for the 2025 handshake`);
       await this.dispose(state.session);
       state.session = Object.assign(state.session, { proc: undefined, transport: undefined, guard: undefined, client: undefined });
