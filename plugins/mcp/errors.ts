@@ -47,9 +47,26 @@ export class RejectedAnswer {
   constructor(readonly reason: string) {}
 }
 
+/**
+ * Answers whose `data` is an object keep it as sent (the SDK reads fields of some: `-32022`'s supported
+ * versions, `-32042`'s elicitations); the answer is found through the data object instead.
+ */
+const answersByData = new WeakMap<object, ServerErrorAnswer>();
+
+/** The `data` a server's error answer is handed to the SDK with: its own object, or a ServerErrorAnswer in place of a primitive. */
+export function markServerError(code: number, message: string, data: unknown): unknown {
+  const answer = new ServerErrorAnswer(code, message, data);
+  if (typeof data === "object" && data !== null) {
+    answersByData.set(data, answer);
+    return data;
+  }
+  return answer;
+}
+
 export function serverErrorAnswer(err: unknown): ServerErrorAnswer | undefined {
   const data = (err as { data?: unknown } | undefined)?.data;
-  return data instanceof ServerErrorAnswer ? data : undefined;
+  if (data instanceof ServerErrorAnswer) return data;
+  return typeof data === "object" && data !== null ? answersByData.get(data) : undefined;
 }
 
 export function rejectedAnswer(err: unknown): RejectedAnswer | undefined {

@@ -11,14 +11,14 @@
  *   request with the reason instead of leaving it to hang.
  * - A request from the server that is not valid JSON-RPC but has an id is answered with -32600;
  *   valid requests go to the SDK, which answers the ones we have no handler for with -32601.
- * - A JSON-RPC error answer is marked as the server's (ServerErrorAnswer), so -32000 / -32001 from a
+ * - A JSON-RPC error answer is marked as the server's (ServerErrorAnswer, its object data kept as sent for the SDK), so -32000 / -32001 from a
  *   server are not taken for the SDK's own "connection closed" / "timed out".
  * Whatever is refused is logged (the first ones in full, then one line per 1000) and counted.
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { oneLine, tooDeep } from "../../../core/index.js";
-import { RejectedAnswer, ServerErrorAnswer } from "../errors.js";
+import { markServerError, RejectedAnswer } from "../errors.js";
 import { isRecord } from "../config/values.js";
 
 /** Far deeper than any real MCP message (tool schemas included), far below what recursive code survives. */
@@ -205,7 +205,7 @@ export class GuardedTransport implements Transport {
     }
     if (isRecord(m.error)) {
       const e = m.error as { code: number; message: string; data?: unknown };
-      return { ...(m as object), error: { code: e.code, message: e.message, data: new ServerErrorAnswer(e.code, e.message, e.data) } } as JSONRPCMessage;
+      return { ...(m as object), error: { code: e.code, message: e.message, data: markServerError(e.code, e.message, e.data) } } as JSONRPCMessage;
     }
     return value as JSONRPCMessage;
   }
