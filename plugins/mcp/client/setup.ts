@@ -28,7 +28,7 @@ export interface ClientHooks {
 }
 
 /** How the protocol revision is agreed with a server: its `protocol` key (config.ts). */
-function negotiation(config: ServerConfig) {
+export function negotiation(config: ServerConfig) {
   if (config.protocol === "2025") return { mode: "legacy" as const };
   if (config.protocol === "2026-07-28") return { mode: { pin: "2026-07-28" } };
   // A stdio server that never answers `server/discover` speaks 2025: the probe waits a few seconds, not the connect timeout.

@@ -111,10 +111,11 @@ export async function login(config: ServerConfig, env: AuthEnv, print: (line: st
     const { Client } = await import("@modelcontextprotocol/client");
     const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
     const { UnauthorizedError } = await import("@modelcontextprotocol/client");
-    const { CLIENT_INFO } = await import("../client/setup.js");
+    const { CLIENT_INFO, negotiation } = await import("../client/setup.js");
     const connectOnce = async () => {
       const transport = new StreamableHTTPClientTransport(new URL(config.url!), { authProvider: auth.provider, fetch: auth.fetch, requestInit: { headers: config.headers } });
-      const client = new Client(CLIENT_INFO, { capabilities: {} });
+      // The revision the server's connections speak: a 2026-07-28-only server refuses an initialize.
+      const client = new Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: negotiation(config) });
       try {
         await client.connect(transport);
         // Listing tools is what needs authorization on many servers (initialize may not).
