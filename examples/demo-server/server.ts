@@ -7,10 +7,12 @@
  *   upper {text: string}          -> the text in upper case
  * Resource: demo://about (Markdown). Prompt: greet {name}.
  *
- * Run modes:
+ * Run modes (both speak both protocol eras: the stateless 2026-07-28 revision, `server/discover` and
+ * per-request `_meta`, and the 2025 initialize handshake):
  *   demo-server                 stdio (the default; stdout is the protocol channel)
  *   demo-server --http <port>   Streamable HTTP on http://127.0.0.1:<port>/mcp
  *                               (`--http 0` picks a free port; the real one is printed);
+ *                               2025 clients get a session (Mcp-Session-Id), 2026-07-28 ones none;
  *                               a request whose Host or Origin is not 127.0.0.1 / localhost
  *                               at this port gets 403 (DNS-rebinding protection)
  *
@@ -23,10 +25,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
 
 const NAME = "demo-server";
@@ -38,7 +38,7 @@ function log(message: string): void {
   process.stderr.write(`${NAME} ${message}\n`);
 }
 
-/** Builds a fresh server with the demo tools. One per stdio process or per HTTP session. */
+/** Builds a fresh server with the demo tools. One per stdio process, per 2025 HTTP session, per 2026-07-28 request. */
 function createDemoServer(): McpServer {
   const server = new McpServer({ name: NAME, version: VERSION });
 
@@ -47,7 +47,7 @@ function createDemoServer(): McpServer {
     {
       title: "Echo",
       description: "Returns the given text unchanged. Useful for checking that a tool round-trip works.",
-      inputSchema: { text: z.string().describe("The text to send back") },
+      inputSchema: z.object({ text: z.string().describe("The text to send back") }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ text }) => ({ content: [{ type: "text", text }] }),
@@ -58,11 +58,11 @@ function createDemoServer(): McpServer {
     {
       title: "Add two numbers",
       description: "Adds two numbers and returns the sum, both as text and as structured content {sum}.",
-      inputSchema: {
+      inputSchema: z.object({
         a: z.number().describe("The first addend"),
         b: z.number().describe("The second addend"),
-      },
-      outputSchema: { sum: z.number().describe("a + b") },
+      }),
+      outputSchema: z.object({ sum: z.number().describe("a + b") }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ a, b }) => {
@@ -76,7 +76,7 @@ function createDemoServer(): McpServer {
     {
       title: "Upper-case",
       description: "Returns the given text converted to upper case.",
-      inputSchema: { text: z.string().describe("The text to convert") },
+      inputSchema: z.object({ text: z.string().describe("The text to convert") }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async ({ text }) => ({ content: [{ type: "text", text: text.toUpperCase() }] }),
@@ -93,7 +93,7 @@ function createDemoServer(): McpServer {
 
   server.registerPrompt(
     "greet",
-    { title: "Greet someone", description: "Asks the model to greet someone by name", argsSchema: { name: z.string().describe("Who to greet") } },
+    { title: "Greet someone", description: "Asks the model to greet someone by name", argsSchema: z.object({ name: z.string().describe("Who to greet") }) },
     ({ name }) => ({ messages: [{ role: "user", content: { type: "text", text: `Please greet ${name} warmly, in one sentence.` } }] }),
   );
 
@@ -118,18 +118,17 @@ function parseHttpPort(argv: readonly string[]): number | undefined {
 }
 
 async function runStdio(): Promise<void> {
-  const server = createDemoServer();
-  const transport = new StdioServerTransport();
+  // serveStdio answers `server/discover` (2026-07-28) or `initialize` (2025) with one server from the factory.
+  const handle = serveStdio(createDemoServer);
   const shutdown = async (signal: string): Promise<void> => {
     log(`received ${signal}, shutting down`);
-    await server.close().catch(() => {});
+    await handle.close().catch(() => {});
     process.exit(0);
   };
   process.once("SIGINT", () => void shutdown("SIGINT"));
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
   // When the client closes our stdin, there is nobody left to talk to.
   process.stdin.once("end", () => void shutdown("stdin end"));
-  await server.connect(transport);
   log("running on stdio");
 }
 
@@ -140,19 +139,6 @@ function sendJsonRpcError(res: ServerResponse, status: number, code: number, mes
   }
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
-}
-
-/** Reads and JSON-parses a request body, refusing bodies larger than MAX_BODY_BYTES. */
-async function readJsonBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > MAX_BODY_BYTES) throw new RangeError("request body too large");
-    chunks.push(buf);
-  }
-  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
 }
 
 /** Host names this server answers to: it listens on 127.0.0.1 only. */
@@ -167,10 +153,70 @@ function refuseForeign(req: Pick<IncomingMessage, "headers">, port: number): str
   return undefined;
 }
 
+/** The web-standard Request the SDK's HTTP handlers take, for a Node request whose body was read already. */
+function toRequest(req: IncomingMessage, body: Buffer | undefined): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  return new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, { method: req.method, headers, body: body ? new Uint8Array(body) : undefined });
+}
+
+/** Writes a web-standard Response (an SSE stream included) to the Node response; a client that leaves cancels the stream. */
+async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (!response.body) return void res.end();
+  const reader = response.body.getReader();
+  res.once("close", () => void reader.cancel().catch(() => {}));
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    res.write(value);
+  }
+  res.end();
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > MAX_BODY_BYTES) throw new RangeError("request body too large");
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
 async function runHttp(port: number): Promise<void> {
   let actualPort = port;
-  /** Live sessions: one transport (and one McpServer) per mcp-session-id. */
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  /** 2025 sessions: one transport (and one McpServer) per mcp-session-id. */
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  /** 2026-07-28: stateless, a server per request; 2025 requests are routed to the sessions above before it. */
+  const modern = createMcpHandler(createDemoServer, { legacy: "reject" });
+
+  /** A 2025 request: to its session, or a new session for `initialize`. */
+  async function legacy(req: IncomingMessage, res: ServerResponse, request: Request, sessionId: string | undefined, body: unknown): Promise<void> {
+    const existing = sessionId !== undefined ? sessions.get(sessionId) : undefined;
+    if (existing) return sendResponse(res, await existing.handleRequest(request));
+    if (req.method === "POST" && sessionId === undefined && isInitializeRequest(body)) {
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (id: string) => {
+          sessions.set(id, transport);
+          log(`session ${id} opened`);
+        },
+      });
+      transport.onclose = () => {
+        const id = transport.sessionId;
+        if (id !== undefined && sessions.delete(id)) log(`session ${id} closed`);
+      };
+      await createDemoServer().connect(transport);
+      return sendResponse(res, await transport.handleRequest(request));
+    }
+    if (sessionId !== undefined) sendJsonRpcError(res, 404, -32001, "Session not found");
+    else sendJsonRpcError(res, 400, -32000, "Bad Request: no valid session ID provided");
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // DNS-rebinding protection (MCP spec, Streamable HTTP "Security Warning"): a page on another site
@@ -186,57 +232,27 @@ async function runHttp(port: number): Promise<void> {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found; the MCP endpoint is /mcp\n");
       return;
     }
+    if (req.method !== "POST" && req.method !== "GET" && req.method !== "DELETE") {
+      res.writeHead(405, { allow: "GET, POST, DELETE", "content-type": "text/plain" }).end("method not allowed\n");
+      return;
+    }
     const header = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
-
+    let raw: Buffer | undefined;
+    let body: unknown;
     if (req.method === "POST") {
-      let body: unknown;
       try {
-        body = await readJsonBody(req);
+        raw = await readBody(req);
+        body = JSON.parse(raw.toString("utf8"));
       } catch (err) {
         if (err instanceof RangeError) sendJsonRpcError(res, 413, -32600, "Request body too large");
         else sendJsonRpcError(res, 400, -32700, "Parse error: invalid JSON");
         return;
       }
-      const existing = sessionId !== undefined ? sessions.get(sessionId) : undefined;
-      if (existing) {
-        await existing.handleRequest(req, res, body);
-        return;
-      }
-      if (sessionId === undefined && isInitializeRequest(body)) {
-        const transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: randomUUID,
-          onsessioninitialized: (id) => {
-            sessions.set(id, transport);
-            log(`session ${id} opened`);
-          },
-        });
-        transport.onclose = () => {
-          const id = transport.sessionId;
-          if (id !== undefined && sessions.delete(id)) log(`session ${id} closed`);
-        };
-        const server = createDemoServer();
-        await server.connect(transport);
-        await transport.handleRequest(req, res, body);
-        return;
-      }
-      if (sessionId !== undefined) sendJsonRpcError(res, 404, -32001, "Session not found");
-      else sendJsonRpcError(res, 400, -32000, "Bad Request: no valid session ID provided");
-      return;
     }
-
-    if (req.method === "GET" || req.method === "DELETE") {
-      const existing = sessionId !== undefined ? sessions.get(sessionId) : undefined;
-      if (!existing) {
-        if (sessionId !== undefined) sendJsonRpcError(res, 404, -32001, "Session not found");
-        else sendJsonRpcError(res, 400, -32000, "Bad Request: missing mcp-session-id header");
-        return;
-      }
-      await existing.handleRequest(req, res);
-      return;
-    }
-
-    res.writeHead(405, { allow: "GET, POST, DELETE", "content-type": "text/plain" }).end("method not allowed\n");
+    const request = toRequest(req, raw);
+    if (sessionId !== undefined || (await isLegacyRequest(request.clone(), body))) return legacy(req, res, request, sessionId, body);
+    await sendResponse(res, await modern.fetch(request));
   }
 
   const httpServer = createServer((req, res) => {
@@ -263,6 +279,7 @@ async function runHttp(port: number): Promise<void> {
     log(`received ${signal}, shutting down`);
     // Closing each transport ends its open SSE streams so the HTTP server can finish.
     await Promise.allSettled([...sessions.values()].map((t) => t.close()));
+    await modern.close().catch(() => {});
     sessions.clear();
     httpServer.closeAllConnections();
     httpServer.close(() => process.exit(0));

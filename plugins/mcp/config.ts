@@ -41,7 +41,14 @@ export interface ServerConfig {
   roots: boolean;
   /** A server's `sampling/createMessage`: asked in a terminal (`ask`, the default), always sent, or refused. */
   sampling: "ask" | "allow" | "deny";
+  /**
+   * The protocol revision spoken with the server: `auto` (the default) asks `server/discover` and falls back
+   * to the 2025 initialize handshake; `2026-07-28` insists on the stateless revision; `2025` never probes.
+   */
+  protocol: ProtocolSetting;
 }
+
+export type ProtocolSetting = "auto" | "2026-07-28" | "2025";
 
 /** The `oauth` key of a remote server (Claude Code's `clientId`, `callbackPort`, `scopes`, `authServerMetadataUrl`, plus ours). */
 export interface OAuthSettings {
@@ -127,6 +134,7 @@ export const McpServerConfigSchema = z.looseObject({
   })]).optional(),
   sampling: z.enum(["ask", "allow", "deny"]).optional(),
   roots: z.boolean().optional(),
+  protocol: z.enum(["auto", "2026-07-28", "2025"]).optional(),
 });
 export type McpServerConfigInput = z.input<typeof McpServerConfigSchema>;
 
@@ -179,6 +187,7 @@ const EXPECTED: Record<string, string | [string, string]> = {
   oauth: 'false, or an object with clientId, clientSecret, scopes (one string), callbackPort, clientMetadataUrl (https), authServerMetadataUrl, grant ("authorization_code", "client_credentials" or "cross_app_access"), privateKey, signingAlgorithm, idpTokenEndpoint, idpClientId, idToken',
   sampling: '"ask", "allow" or "deny"',
   roots: "true or false",
+  protocol: '"auto", "2026-07-28" or "2025"',
 };
 const KNOWN_KEYS = Object.keys(EXPECTED);
 /** Keys other clients write that we ignore on purpose (never reported as typos). */
@@ -310,6 +319,7 @@ function parseServer(name: string, entry: unknown, root: string, env: NodeJS.Pro
     oauth: false,
     sampling: c.sampling ?? "ask",
     roots: c.roots !== false,
+    protocol: c.protocol ?? "auto",
   };
   if (c.command) {
     server.command = expand(c.command, ["command"]);

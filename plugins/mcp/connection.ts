@@ -4,8 +4,8 @@
  * The SDK is imported here only when a connection opens (through transport/sdk.ts); a stdio server is
  * spawned first so it boots while the SDK loads.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type { Transport } from "@modelcontextprotocol/client";
 import type {
   CallToolResult,
   GetPromptResult,
@@ -13,10 +13,10 @@ import type {
   Prompt,
   ReadResourceResult,
   Resource,
-  ResourceTemplate,
+  ResourceTemplateType as ResourceTemplate,
   ServerCapabilities,
   Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/client";
 import type { ProcessTracker, ToolCallContext, ToolReturn } from "../../core/index.js";
 import { sdkSignal } from "./transport/call-signal.js";
 import { makeClient, type ClientHooks } from "./client/setup.js";
@@ -31,6 +31,8 @@ import { loadCore } from "./transport/sdk.js";
 import { logFileFor, ServerLog } from "./transport/server-log.js";
 import { StdioServerProcess } from "./transport/stdio-process.js";
 import type { SkippedTool } from "./tool-list.js";
+import type { ProtocolEra } from "./tool-cache.js";
+import { declaresHeaders } from "./x-mcp-header.js";
 import { disposeSession, explainFailure, sleep, type Attempt, type OpenedSession, type Session } from "./session.js";
 
 /** The gate's signal owns a call's deadline (and cancels it); the SDK's own timer must never fire first. */
@@ -67,6 +69,16 @@ export interface ServerRequests {
   roots(conn: McpConnection): { uri: string; name: string }[];
 }
 
+/** A 2026-07-28 Streamable HTTP session: tools' `x-mcp-header` declarations are checked and mirrored (x-mcp-header.ts). */
+function headerRules(client: Client, kind: TransportKind | undefined): boolean {
+  return client.getProtocolEra() === "modern" && kind !== "stdio";
+}
+
+/** Connect options: a server the cache knows speaks 2025 skips the `server/discover` probe (unless the config pins a revision). */
+export function connectOptions(config: ServerConfig, era: "legacy" | undefined, timeout: number): { timeout: number; prior?: { kind: "legacy" } } {
+  return era === "legacy" && config.protocol === "auto" ? { timeout, prior: { kind: "legacy" } } : { timeout };
+}
+
 /** Wait for `p`, but give up (without stopping it) when `signal` aborts. */
 function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return p;
@@ -85,12 +97,18 @@ export class McpConnection {
   status: ConnectionStatus = "idle";
   /** The transport of the live (or last) session. */
   kind: TransportKind | undefined;
-  tools: Tool[] = [];
+  private listed: Tool[] = [];
+  /** The tools that declare `x-mcp-header` properties, by name. */
+  private headerTools = new Map<string, Tool>();
   /** Tools the server listed that were skipped (invalid schemas), with the reason. */
   skippedTools: SkippedTool[] = [];
   prompts: Prompt[] = [];
   capabilities: ServerCapabilities | undefined;
   serverInfo: Implementation | undefined;
+  /** The revision agreed with the server on the live (or last) session. */
+  protocol: { version: string; era: ProtocolEra } | undefined;
+  /** Set by the manager from the tool cache: a server known to speak 2025 is not probed with `server/discover`. */
+  knownEra: "legacy" | undefined;
   connectMs: number | undefined;
   error: string | undefined;
   readonly log: ServerLog;
@@ -109,6 +127,14 @@ export class McpConnection {
   private readonly remote: RemoteOpener;
   /** The OAuth provider of a remote server (created on its first connection). */
   auth: ServerAuth | undefined;
+
+  get tools(): Tool[] {
+    return this.listed;
+  }
+  set tools(tools: Tool[]) {
+    this.listed = tools;
+    this.headerTools = new Map(tools.filter((t) => declaresHeaders(t.inputSchema)).map((t) => [t.name, t]));
+  }
 
   constructor(
     readonly config: ServerConfig,
@@ -142,6 +168,7 @@ export class McpConnection {
       client: async () => makeClient(await loadCore(), this.hooks),
       guard: async (transport) => this.guard(await loadCore(), transport),
       listAll: (state, client, remaining) => this.listAll(state, client, remaining),
+      connectOptions: (timeout) => connectOptions(config, this.protocol ? (this.protocol.era === "legacy" ? "legacy" : undefined) : this.knownEra, timeout),
       auth: async () => (this.auth ??= authEnv ? await (await import("./oauth/index.js")).serverAuth(config, authEnv) : undefined),
     };
   }
@@ -229,11 +256,22 @@ export class McpConnection {
   private send(s: Session, name: string, args: unknown, ctx: ToolCallContext): Promise<CallToolResult> {
     // A progressToken only when someone hears progress: the SDK's per-request handler (a closure over
     // the call) costs ~8 µs of client CPU and most of the GC of a call at 16 in flight (bench/mcp.mjs).
-    return s.client.callTool({ name, arguments: args as Record<string, unknown> }, undefined, {
+    return s.client.callTool({ name, arguments: args as Record<string, unknown> }, {
+      ...this.headerDefinition(s, name),
       signal: sdkSignal(ctx),
       timeout: NO_SDK_TIMEOUT,
       ...(ctx.wantsProgress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => ctx.progress({ progress: p.progress, total: p.total, message: p.message }) } : {}),
     }) as Promise<CallToolResult>;
+  }
+
+  /**
+   * The definition the SDK mirrors `Mcp-Param-*` headers from (2026-07-28 over HTTP), for a tool that declares
+   * some; without its output schema, which the SDK would compile again on every call.
+   */
+  private headerDefinition(s: Session, name: string): { toolDefinition?: Tool } {
+    if (s.kind === "stdio" || !this.headerTools.size) return {};
+    const tool = this.headerTools.get(name);
+    return tool ? { toolDefinition: { name: tool.name, inputSchema: tool.inputSchema } } : {};
   }
 
   private async callFailed(err: unknown, s: Session, name: string, args: unknown, ctx: ToolCallContext, readHint?: string): Promise<ToolReturn> {
@@ -359,27 +397,42 @@ export class McpConnection {
   private async open(state: Attempt, deadline: number): Promise<OpenedSession> {
     const c = this.config;
     const remaining = () => Math.max(1, Math.round(deadline - performance.now()));
-    if (c.transport === "stdio") {
-      // Spawn before loading the SDK: the server boots while the SDK is imported.
-      const proc = new StdioServerProcess({ command: c.command!, args: c.args, env: c.env, cwd: c.cwd ?? this.root, log: this.log, processes: this.processes });
-      state.session.proc = proc;
-      const sdk = await loadCore();
-      const transport = new sdk.ProcessTransport(proc, this.log);
-      const client = makeClient(sdk, this.hooks);
-      const guard = this.guard(sdk, transport);
-      Object.assign(state.session, { transport, guard, client, kind: "stdio" });
-      state.stage = "waiting for the server to answer initialize";
-      await client.connect(guard, { timeout: remaining() });
-      return this.listAll(state, client, remaining);
+    if (c.transport !== "stdio") return (await import("./transport/http-open.js")).openRemote(this.remote, state, remaining);
+    // What an earlier session (or the cache) found the server speaks: a restart does not ask again.
+    const known = this.protocol ? (this.protocol.era === "legacy" ? "legacy" : "modern") : this.knownEra;
+    try {
+      return await this.openStdio(state, remaining, known === "legacy" ? "legacy" : undefined);
+    } catch (err) {
+      // A 2025 server built to exit on any request before `initialize` ends at the `server/discover` probe:
+      // started again, it gets the 2025 handshake alone.
+      const proc = state.session.proc;
+      if (c.protocol !== "auto" || known || !proc?.exit || state.session.client?.getProtocolEra()) throw err;
+      this.log.note(`the server ended at server/discover (${proc.describeExit()}); starting it again for the 2025 handshake`);
+      await this.dispose(state.session);
+      state.session = Object.assign(state.session, { proc: undefined, transport: undefined, guard: undefined, client: undefined });
+      return this.openStdio(state, remaining, "legacy");
     }
+  }
 
-    return (await import("./transport/http-open.js")).openRemote(this.remote, state, remaining);
+  private async openStdio(state: Attempt, remaining: () => number, era: "legacy" | undefined): Promise<OpenedSession> {
+    const c = this.config;
+    // Spawn before loading the SDK: the server boots while the SDK is imported.
+    const proc = new StdioServerProcess({ command: c.command!, args: c.args, env: c.env, cwd: c.cwd ?? this.root, log: this.log, processes: this.processes });
+    state.session.proc = proc;
+    const sdk = await loadCore();
+    const transport = new sdk.ProcessTransport(proc, this.log);
+    const client = makeClient(sdk, this.hooks);
+    const guard = this.guard(sdk, transport);
+    Object.assign(state.session, { transport, guard, client, kind: "stdio" });
+    state.stage = era === "legacy" || c.protocol === "2025" ? "waiting for the server to answer initialize" : "waiting for the server to answer server/discover or initialize";
+    await client.connect(guard, connectOptions(c, era, remaining()));
+    return this.listAll(state, client, remaining);
   }
 
   private async listAll(state: Attempt, client: Client, remaining: () => number): Promise<OpenedSession> {
     const caps = client.getServerCapabilities();
     state.stage = "listing tools";
-    const { tools, skipped } = caps?.tools ? await this.listTools(client, remaining()) : { tools: [], skipped: [] };
+    const { tools, skipped } = caps?.tools ? await this.listTools(client, remaining(), state.session.kind) : { tools: [], skipped: [] };
     let prompts: Prompt[] = [];
     if (caps?.prompts) {
       state.stage = "listing prompts";
@@ -393,15 +446,15 @@ export class McpConnection {
   }
 
   /** Every tool the server lists, each checked on its own (tool-list.ts): a bad one is skipped, not the server. */
-  private async listTools(client: Client, timeout: number): Promise<{ tools: Tool[]; skipped: SkippedTool[] }> {
-    const listed = await (await loadCore()).listTools(client, timeout, this.keepTool);
+  private async listTools(client: Client, timeout: number, kind: TransportKind | undefined): Promise<{ tools: Tool[]; skipped: SkippedTool[] }> {
+    const listed = await (await loadCore()).listTools(client, timeout, this.keepTool, headerRules(client, kind));
     for (const t of listed.skipped) this.log.note(`tool ${JSON.stringify(t.name)} skipped: ${t.reason}`);
     return listed;
   }
 
   /** The client is connected to this guard, which wraps the transport (transport/frame-guard.ts). */
   private guard(sdk: Awaited<ReturnType<typeof loadCore>>, transport: Transport): GuardedTransport {
-    return new sdk.GuardedTransport(transport, { note: (line) => this.log.note(line) });
+    return new sdk.GuardedTransport(transport, { note: (line) => this.log.note(line), stdio: transport instanceof sdk.ProcessTransport });
   }
 
   private async listPrompts(client: Client, timeout: number): Promise<Prompt[]> {
@@ -423,7 +476,7 @@ export class McpConnection {
           this.dirty[what] = false;
           if (this.session?.client !== client) return;
           if (what === "tools") {
-            const { tools, skipped } = await this.listTools(client, LIST_TIMEOUT_MS);
+            const { tools, skipped } = await this.listTools(client, LIST_TIMEOUT_MS, this.session?.kind);
             if (this.session?.client !== client) return;
             this.tools = tools;
             this.skippedTools = skipped;
@@ -451,6 +504,9 @@ export class McpConnection {
     this.attempts = 0;
     this.capabilities = s.client.getServerCapabilities();
     this.serverInfo = s.client.getServerVersion();
+    const version = s.client.getNegotiatedProtocolVersion();
+    const era = s.client.getProtocolEra();
+    this.protocol = version && era ? { version, era } : undefined;
     this.tools = s.tools;
     this.skippedTools = s.skippedTools;
     this.prompts = s.prompts;

@@ -3,7 +3,7 @@
  * instead of dumped as base64, `structuredContent` kept beside the text.
  */
 import type { ToolReturn } from "../../core/index.js";
-import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/client";
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} bytes`;

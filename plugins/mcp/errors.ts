@@ -14,9 +14,10 @@ export class ConnectTimeoutError extends Error {
   }
 }
 
-/** The HTTP status of a transport error (StreamableHTTPError, SseError), if it has one. */
+/** The HTTP status of a transport error (the SDK's SdkHttpError, SseError), if it has one. */
 export function httpStatus(err: unknown): number | undefined {
-  const e = err as { code?: unknown; message?: unknown };
+  const e = err as { code?: unknown; message?: unknown; data?: { status?: unknown } };
+  if (typeof e?.code === "string" && typeof e.data?.status === "number") return e.data.status >= 100 && e.data.status <= 599 ? e.data.status : undefined;
   if (typeof e?.code !== "number" || typeof e.message !== "string") return undefined;
   if (!/^(Streamable HTTP error|SSE error):/.test(e.message)) return undefined;
   return e.code >= 100 && e.code <= 599 ? e.code : undefined;
@@ -24,6 +25,9 @@ export function httpStatus(err: unknown): number | undefined {
 
 const JSONRPC_TIMEOUT = -32001;
 const JSONRPC_CONNECTION_CLOSED = -32000;
+/** The SDK's own error codes (SdkErrorCode) for the same two cases. */
+const SDK_TIMEOUT = "REQUEST_TIMEOUT";
+const SDK_CLOSED = new Set(["CONNECTION_CLOSED", "NOT_CONNECTED"]);
 
 /**
  * What the server answered with when it sent a JSON-RPC error: the frame guard (transport/frame-guard.ts) puts
@@ -43,9 +47,26 @@ export class RejectedAnswer {
   constructor(readonly reason: string) {}
 }
 
+/**
+ * Answers whose `data` is an object keep it as sent (the SDK reads fields of some: `-32022`'s supported
+ * versions, `-32042`'s elicitations); the answer is found through the data object instead.
+ */
+const answersByData = new WeakMap<object, ServerErrorAnswer>();
+
+/** The `data` a server's error answer is handed to the SDK with: its own object, or a ServerErrorAnswer in place of a primitive. */
+export function markServerError(code: number, message: string, data: unknown): unknown {
+  const answer = new ServerErrorAnswer(code, message, data);
+  if (typeof data === "object" && data !== null) {
+    answersByData.set(data, answer);
+    return data;
+  }
+  return answer;
+}
+
 export function serverErrorAnswer(err: unknown): ServerErrorAnswer | undefined {
   const data = (err as { data?: unknown } | undefined)?.data;
-  return data instanceof ServerErrorAnswer ? data : undefined;
+  if (data instanceof ServerErrorAnswer) return data;
+  return typeof data === "object" && data !== null ? answersByData.get(data) : undefined;
 }
 
 export function rejectedAnswer(err: unknown): RejectedAnswer | undefined {
@@ -59,12 +80,13 @@ function fromServer(err: unknown): boolean {
 }
 
 export function isRequestTimeout(err: unknown): boolean {
-  return (err as { code?: unknown })?.code === JSONRPC_TIMEOUT && !fromServer(err);
+  const code = (err as { code?: unknown })?.code;
+  return (code === JSONRPC_TIMEOUT || code === SDK_TIMEOUT) && !fromServer(err);
 }
 
 export function isConnectionClosed(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown };
-  return (e?.code === JSONRPC_CONNECTION_CLOSED || e?.message === "Not connected") && !fromServer(err);
+  return (e?.code === JSONRPC_CONNECTION_CLOSED || SDK_CLOSED.has(e?.code as string) || e?.message === "Not connected") && !fromServer(err);
 }
 
 /** Text from a server on one line, at most `max` characters (a multi-line message is kept whole, not cut to a fragment). */
@@ -142,6 +164,9 @@ function describeNetworkError(err: unknown, url: string | undefined): string | u
 /** One line saying why something failed. `url` is the remote server's, for context. */
 export function describeError(err: unknown, url?: string): string {
   if (err instanceof ConnectTimeoutError) return err.message;
+  // A `server/discover` probe that failed on the network: the network error is the reason.
+  const cause = (err as { code?: unknown; cause?: unknown } | undefined)?.cause;
+  if ((err as { code?: unknown })?.code === "ERA_NEGOTIATION_FAILED" && cause instanceof Error) return describeError(cause, url);
   const answer = serverErrorAnswer(err);
   if (answer) return describeServerError(answer);
   const rejected = rejectedAnswer(err);
@@ -150,9 +175,12 @@ export function describeError(err: unknown, url?: string): string {
   if (schema) return schema;
   const status = httpStatus(err);
   if (status !== undefined) {
-    const body = String((err as Error).message)
+    // A failed `server/discover` probe names the probe; the body the server sent says more.
+    const text = (err as { data?: { text?: unknown } }).data?.text;
+    const probe = /^Version negotiation failed/.test(String((err as Error).message)) && typeof text === "string" && text.trim();
+    const body = String(probe ? text : (err as Error).message)
       .replace(/^(Streamable HTTP error|SSE error):\s*/, "")
-      .replace(/^Error POSTing to endpoint:\s*/, "");
+      .replace(/^(Error POSTing to endpoint|Failed to open SSE stream):\s*/, "");
     // A pretty-printed JSON body would lose all but its first line (`{`): keep it whole, on one line.
     const detail = (/^\s*[[{]/.test(body) ? oneLine(body, 300) : firstLine(body)).replace(/^Non-200 status code \(\d+\)$/, "");
     return `HTTP ${status}${url ? ` from ${url}` : ""}${detail ? `: ${detail}` : ""}`;

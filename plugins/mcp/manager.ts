@@ -16,7 +16,7 @@ import {
   type ToolRegistrar,
   type ToolReturn,
 } from "../../core/index.js";
-import type { Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Prompt, Tool } from "@modelcontextprotocol/client";
 import { describeTarget, type ServerConfig } from "./config.js";
 import { McpConnection, type ConnectionListener } from "./connection.js";
 import { promptToText, resourceContentsToText } from "./content.js";
@@ -29,7 +29,7 @@ import { McpSkills } from "./skills/server-skills.js";
 import { descriptors, mentionsTooManyFiles, tooManyFilesReason } from "./transport/descriptors.js";
 import { REMOTE_COST, STDIO_COST, StartQueue } from "./transport/start-queue.js";
 import type { McpServerStatus } from "./status.js";
-import { cacheDir, cacheKey, readCachedTools, writeCachedTools, type CachedTools } from "./tool-cache.js";
+import { cacheDir, cacheKey, knownEra, readCachedTools, writeCachedTools, type CachedTools } from "./tool-cache.js";
 
 type Def = { description: string; inputSchema?: unknown; risk?: string; timeoutMs?: number; maxOutputBytes?: number; argumentHint?: string };
 /** Registry name → the definition registered under it (compared by signature only when a list is read again). */
@@ -131,6 +131,8 @@ export class McpManager implements ConnectionListener {
     const known = this.firsts.get(c);
     if (known) return known;
     const cost = c.config.transport === "stdio" ? STDIO_COST : REMOTE_COST;
+    // A server known to speak 2025 is not asked `server/discover` again (a day at most: it may be upgraded).
+    c.knownEra = knownEra(this.cache(c));
     const first = this.startQueue.run(cost, () => c.start()).then((reason) => {
       if (reason) this.refuse(c, reason);
     });
@@ -221,6 +223,7 @@ export class McpManager implements ConnectionListener {
       skippedTools: c.skippedTools.length ? c.skippedTools.map((t) => ({ ...t })) : undefined,
       noise: c.noise || undefined,
       cache: this.cache(c) ? { state: "warm" as const, savedAt: this.cache(c)!.savedAt } : { state: "cold" as const },
+      protocol: c.protocol?.version ?? this.cache(c)?.protocol?.version,
       auth: authState(c.config, this.authEnv, c.auth?.provider),
     }));
   }
@@ -297,6 +300,7 @@ export class McpManager implements ConnectionListener {
     if (live) {
       const entry: CachedTools = { key: cacheKey(c.config, this.ctx.workspace.root), savedAt: new Date().toISOString(), resources: !!c.capabilities?.resources, tools: c.tools };
       if (c.serverInfo) entry.server = { name: String(c.serverInfo.name), version: String(c.serverInfo.version) };
+      if (c.protocol) entry.protocol = c.protocol;
       writeCachedTools(this.cacheDir, c.config, entry);
     }
   }

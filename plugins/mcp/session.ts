@@ -3,9 +3,9 @@
  * it, why an attempt failed in words, and how a session is stopped. Shared by connection.ts and
  * transport/http-open.ts, which opens the remote ones.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type { Transport } from "@modelcontextprotocol/client";
+import type { Prompt, Tool } from "@modelcontextprotocol/client";
 import type { ServerConfig, TransportKind } from "./config.js";
 import { ConnectTimeoutError, describeError, isRequestTimeout } from "./errors.js";
 import type { SkippedTool } from "./tool-list.js";

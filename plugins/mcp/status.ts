@@ -26,6 +26,8 @@ export interface McpServerStatus {
   error?: string;
   /** The command line or URL (never env or headers). */
   target: string;
+  /** The protocol revision the server speaks (`2026-07-28`, `2025-11-25`, …), live or from the tool cache. */
+  protocol?: string;
   /** What the server says it is (`initialize` result). */
   server?: { name: string; version: string };
   /** Process id of a running stdio server. */

@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { writeFileAtomic } from "../../core/index.js";
 import type { ServerConfig } from "./config.js";
 
@@ -26,7 +26,11 @@ export interface CachedTools {
   /** The server offers resources (the host adds its `…__resources` tool). */
   resources: boolean;
   tools: Tool[];
+  /** The revision the server spoke (`2026-07-28`: stateless, `server/discover`; a 2025 one: the initialize handshake). */
+  protocol?: { version: string; era: ProtocolEra };
 }
+
+export type ProtocolEra = "modern" | "legacy";
 
 export function cacheDir(projectRoot: string): string {
   return path.join(projectRoot, ".agent", "cache", "mcp");
@@ -76,7 +80,8 @@ export function readCachedTools(dir: string, config: ServerConfig, key: string):
   try {
     const data = JSON.parse(readFileSync(cacheFile(dir, config.name), "utf8")) as Partial<CachedTools>;
     if (data.key !== key || !Array.isArray(data.tools)) return undefined;
-    return { key, savedAt: String(data.savedAt), server: data.server, resources: data.resources === true, tools: data.tools };
+    const protocol = typeof data.protocol?.version === "string" && (data.protocol.era === "modern" || data.protocol.era === "legacy") ? data.protocol : undefined;
+    return { key, savedAt: String(data.savedAt), server: data.server, resources: data.resources === true, tools: data.tools, ...(protocol ? { protocol } : {}) };
   } catch {
     return undefined;
   }
@@ -93,4 +98,14 @@ export function writeCachedTools(dir: string, config: ServerConfig, entry: Cache
   } catch {
     // read-only project, full disk: the cache is an optimisation
   }
+}
+
+/** A cached legacy verdict is trusted for a day: past that the server is probed again (it may have been upgraded). */
+export const LEGACY_VERDICT_MS = 24 * 60 * 60 * 1000;
+
+/** `legacy` when the cache says, recently, that the server speaks only the 2025 handshake. */
+export function knownEra(entry: CachedTools | undefined, now = Date.now()): "legacy" | undefined {
+  if (entry?.protocol?.era !== "legacy") return undefined;
+  const age = now - Date.parse(entry.savedAt);
+  return age >= 0 && age < LEGACY_VERDICT_MS ? "legacy" : undefined;
 }

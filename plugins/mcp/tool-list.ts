@@ -12,9 +12,11 @@
  *
  * `prompts/list` is read here too (every page), checked as the SDK checks it.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ToolSchema, type Prompt, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type { Prompt, Tool } from "@modelcontextprotocol/client";
+import { ToolSchema } from "@modelcontextprotocol/core";
 import { z } from "../../core/index.js";
+import { xMcpHeaderFault } from "./x-mcp-header.js";
 
 export interface SkippedTool {
   /** The tool's name, or `#<index>` for an entry without one. */
@@ -161,8 +163,11 @@ export function checkTool(raw: unknown, index: number): { tool: Tool } | { skipp
   return { tool: parsed.data as Tool };
 }
 
-/** Every page of `tools/list`, each tool checked on its own; `keep` filters by name (include/exclude). */
-export async function listTools(client: Client, timeout: number, keep: (name: string) => boolean): Promise<{ tools: Tool[]; skipped: SkippedTool[] }> {
+/**
+ * Every page of `tools/list`, each tool checked on its own; `keep` filters by name (include/exclude).
+ * `headerRules`: a 2026-07-28 Streamable HTTP session, where a tool with invalid `x-mcp-header` declarations is left out.
+ */
+export async function listTools(client: Client, timeout: number, keep: (name: string) => boolean, headerRules = false): Promise<{ tools: Tool[]; skipped: SkippedTool[] }> {
   const entries = await allPages((cursor) =>
     client.request({ method: "tools/list", params: cursor ? { cursor } : {} }, LenientList as never, { timeout }).then((r) => {
       const page = r as unknown as z.infer<typeof LenientList>;
@@ -175,7 +180,9 @@ export async function listTools(client: Client, timeout: number, keep: (name: st
     const name = isObject(raw) && typeof raw.name === "string" ? raw.name : undefined;
     if (name !== undefined && !keep(name)) return;
     const r = checkTool(raw, i);
-    if ("tool" in r) tools.push(r.tool);
+    const fault = "tool" in r && headerRules ? xMcpHeaderFault(r.tool.inputSchema) : undefined;
+    if (fault) skipped.push({ name: name!, reason: fault });
+    else if ("tool" in r) tools.push(r.tool);
     else skipped.push(r.skipped);
   });
   // What the SDK's listTools does after listing: output-schema validators for callTool (and which

@@ -117,7 +117,7 @@ register("data:text/javascript," + encodeURIComponent(\`export async function lo
   test("agent tools (built-ins only) loads no MCP SDK, provider SDK, config loader or JSON Schema validator", async () => {
     const mods = await loaded(tempProject(), ["tools"]);
     expect(mods).toContain("cli.js");
-    for (const heavy of ["@modelcontextprotocol/sdk", "openai", "@anthropic-ai/sdk", "cosmiconfig", "jiti", "ajv", "zod"]) {
+    for (const heavy of ["@modelcontextprotocol/", "openai", "@anthropic-ai/sdk", "cosmiconfig", "jiti", "ajv", "zod"]) {
       expect(mods, heavy).not.toContain(heavy);
     }
   });

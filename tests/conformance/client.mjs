@@ -9,7 +9,8 @@
 //   agent mcp login server             (only when it does; BROWSER=browser.mjs completes the login)
 //   agent call mcp__server__<tool> …   (every tool, arguments from its input schema; a call that
 //                                       needs a login with more scopes gets one login and a retry)
-// with its own user config folder (AGENT_CONFIG_HOME), so tokens are stored as for a user.
+// with its own user config folder (AGENT_CONFIG_HOME), so tokens are stored as for a user, after
+// `agent trust` (the folder is the user's own).
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -59,6 +60,10 @@ function sample(schema) {
 function argsFor(schema) {
   const args = {};
   for (const name of schema?.required ?? []) args[name] = sample(schema.properties?.[name]);
+  // A value the tool's description asks for, as a user would type it: a string that needs Base64 in its header.
+  for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
+    if (!(name in args) && prop?.type === "string" && /requires Base64/i.test(prop.description ?? "")) args[name] = " grüße ";
+  }
   return args;
 }
 
@@ -80,6 +85,8 @@ const needsLogin = (text) => /agent mcp login server/.test(text);
 let code = 0;
 try {
   writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({ mcpServers: { server: { url, connectTimeout: 10_000, oauth: oauthFromContext() } } }, null, 2));
+  // The user's own folder: trusted as a user trusts it (the .mcp.json is theirs).
+  await agent("trust");
   let list = await agent("mcp", "list", "--json");
   let status = JSON.parse(list.stdout || "[]")[0];
   if (status?.auth?.state === "needs-login") {

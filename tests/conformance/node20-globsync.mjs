@@ -17,7 +17,7 @@ const FS_WITH_GLOBSYNC =
   );
 
 export async function resolve(specifier, context, next) {
-  if ((specifier === "fs" || specifier === "node:fs") && context.parentURL?.includes("/@modelcontextprotocol/conformance/")) {
+  if ((specifier === "fs" || specifier === "node:fs") && /\/(@modelcontextprotocol\/conformance|conformance-next)\//.test(context.parentURL ?? "")) {
     return { url: FS_WITH_GLOBSYNC, shortCircuit: true };
   }
   return next(specifier, context);

@@ -1,30 +1,46 @@
 #!/usr/bin/env node
 // Runs client scenarios of the MCP conformance suite against this repo's MCP plugin (through
 // tests/conformance/client.mjs and the build in dist/; run `npm run build` first).
-//   node tests/conformance/run.mjs [--json] [--all | scenario...]
-// A scenario passes when it has at least one check, every check is SUCCESS or WARNING (reported),
-// and none is FAILURE: a scenario with zero checks is not a pass.
+//   node tests/conformance/run.mjs [--json] [--set 2025|2026-07-28] [--all | scenario...]
+// Two sets, each with its own pinned suite:
+//   2025        @modelcontextprotocol/conformance 0.1.16, every client scenario, at the 2025 wire
+//   2026-07-28  @modelcontextprotocol/conformance 0.2.0-alpha.12 (installed as conformance-next), the
+//               scored client scenarios of its 2026-07-28 requirement set, run with --spec-version 2026-07-28
+// `--all` without `--set` runs both sets. A scenario passes when it has at least one check, every check
+// is SUCCESS or WARNING (reported), and none is FAILURE: a scenario with zero checks is not a pass.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parse as parseYaml } from "yaml";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
-const suite = path.join(repo, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+
+/** The two sets: each suite as pinned in package.json, and how it is run. */
+export const SETS = {
+  2025: { pkg: "@modelcontextprotocol/conformance", args: [] },
+  "2026-07-28": { pkg: "conformance-next", args: ["--spec-version", "2026-07-28"] },
+};
+const suiteOf = (set) => path.join(repo, "node_modules", SETS[set].pkg, "dist/index.js");
+export const suiteVersion = (set) => JSON.parse(readFileSync(path.join(repo, "node_modules", SETS[set].pkg, "package.json"), "utf8")).version;
 export const DEFAULT_SCENARIOS = ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"];
 
-/** Every client scenario of the pinned suite (`conformance list`). */
-export function allClientScenarios() {
-  const out = execFileSync(process.execPath, ["--import", path.join(here, "node20-globsync.mjs"), suite, "list"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+/** The set's client scenarios: every one of 0.1.16 (`conformance list`); the scored client list of the 2026-07-28 requirements. */
+export function allClientScenarios(set = "2025") {
+  if (set === "2026-07-28") {
+    const req = parseYaml(readFileSync(path.join(repo, "node_modules", SETS[set].pkg, "requirements/2026-07-28.yaml"), "utf8"));
+    return req.client;
+  }
+  const out = execFileSync(process.execPath, ["--import", path.join(here, "node20-globsync.mjs"), suiteOf(set), "list"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   const client = out.slice(out.indexOf("Client scenarios"));
   return [...client.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
 }
 
-function runScenario(scenario, outDir) {
+function runScenario(set, scenario, outDir) {
   const command = `${process.execPath} ${path.join(here, "client.mjs")}`;
-  const args = ["--import", path.join(here, "node20-globsync.mjs"), suite, "client", "--command", command, "--scenario", scenario, "--timeout", "30000", "-o", outDir];
+  const args = ["--import", path.join(here, "node20-globsync.mjs"), suiteOf(set), "client", "--command", command, "--scenario", scenario, ...SETS[set].args, "--timeout", "30000", "-o", outDir];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: outDir, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
@@ -35,24 +51,24 @@ function runScenario(scenario, outDir) {
 }
 
 /** Run `scenarios`, `concurrency` at a time (each has its own servers on free ports); results in the order given. */
-export async function runConformance(scenarios = DEFAULT_SCENARIOS, concurrency = 1) {
+export async function runConformance(scenarios = DEFAULT_SCENARIOS, concurrency = 1, set = "2025") {
   if (!existsSync(path.join(repo, "dist/index.js"))) throw new Error("dist/index.js is missing: run npm run build first");
   const results = new Array(scenarios.length);
   let next = 0;
   const worker = async () => {
     while (next < scenarios.length) {
       const i = next++;
-      results[i] = await runOne(scenarios[i]);
+      results[i] = await runOne(set, scenarios[i]);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
   return results;
 }
 
-async function runOne(scenario) {
+async function runOne(set, scenario) {
     const outDir = mkdtempSync(path.join(os.tmpdir(), "agent-conformance-out-"));
     try {
-      const { exitCode, output } = await runScenario(scenario, outDir);
+      const { exitCode, output } = await runScenario(set, scenario, outDir);
       // `auth/x` scenarios write their results one folder deeper (outDir/auth/x-<time>/checks.json).
       const file = readdirSync(outDir, { recursive: true }).map(String).find((f) => path.basename(f) === "checks.json");
       const checks = file ? JSON.parse(readFileSync(path.join(outDir, file), "utf8")) : [];
@@ -62,6 +78,7 @@ async function runOne(scenario) {
       const warnings = count("WARNING");
       return {
         scenario,
+        set,
         pass: passed > 0 && failed === 0,
         passed,
         failed,
@@ -76,18 +93,34 @@ async function runOne(scenario) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const json = process.argv.includes("--json");
+  const argv = process.argv.slice(2);
+  const json = argv.includes("--json");
+  const all = argv.includes("--all");
+  const setAt = argv.indexOf("--set");
+  const chosen = setAt >= 0 ? argv[setAt + 1] : undefined;
+  if (chosen !== undefined && !(chosen in SETS)) {
+    process.stderr.write(`--set must be one of ${Object.keys(SETS).join(", ")}\n`);
+    process.exit(2);
+  }
   const jobs = Number(process.env.CONFORMANCE_JOBS ?? 2);
-  const names = process.argv.slice(2).filter((a) => a !== "--json" && a !== "--all");
-  const results = await runConformance(process.argv.includes("--all") ? allClientScenarios() : names.length ? names : DEFAULT_SCENARIOS, jobs);
+  const names = argv.filter((a, i) => !a.startsWith("--") && !(setAt >= 0 && i === setAt + 1));
+  const sets = chosen ? [chosen] : all ? Object.keys(SETS) : ["2025"];
+  const results = [];
+  const totals = [];
+  for (const set of sets) {
+    const mine = await runConformance(all ? allClientScenarios(set) : names.length ? names : DEFAULT_SCENARIOS, jobs, set);
+    results.push(...mine);
+    totals.push({ set, suite: `${SETS[set].pkg === "conformance-next" ? "@modelcontextprotocol/conformance" : SETS[set].pkg}@${suiteVersion(set)}`, passed: mine.filter((r) => r.pass).length, total: mine.length });
+  }
   if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   else {
     for (const r of results) {
-      process.stdout.write(`${r.pass ? "PASS" : "FAIL"}  ${r.scenario}: ${r.passed} passed, ${r.failed} failed, ${r.warnings} warnings\n`);
+      process.stdout.write(`${r.pass ? "PASS" : "FAIL"}  [${r.set}] ${r.scenario}: ${r.passed} passed, ${r.failed} failed, ${r.warnings} warnings\n`);
       for (const p of r.problems) process.stdout.write(`      ${p}\n`);
       if (r.output && process.env.CONFORMANCE_VERBOSE) process.stdout.write(`${r.output}\n`);
     }
-    process.stdout.write(`\n${results.filter((r) => r.pass).length}/${results.length} client scenarios passed\n`);
+    process.stdout.write("\n");
+    for (const t of totals) process.stdout.write(`${t.passed}/${t.total} client scenarios passed at the ${t.set} wire (${t.suite})\n`);
   }
   process.exitCode = results.every((r) => r.pass) ? 0 : 1;
 }

@@ -45,8 +45,8 @@ export async function list(ctx: Ctx<{ json?: boolean }>): Promise<number> {
     return ExitCode.OK;
   }
   const status = (s: McpServerStatus) => (s.auth?.state === "needs-login" ? "needs login" : s.status);
-  const rows = servers.map((s) => [s.name, s.transport, status(s), String(s.tools), authWords(s), timeOf(s), s.error ? oneLine(s.error, 160) : s.target]);
-  ctx.print(ctx.table(rows, ["NAME", "TRANSPORT", "STATUS", "TOOLS", "AUTH", "TIME", "DETAIL"]));
+  const rows = servers.map((s) => [s.name, s.transport, s.protocol ?? "-", status(s), String(s.tools), authWords(s), timeOf(s), s.error ? oneLine(s.error, 160) : s.target]);
+  ctx.print(ctx.table(rows, ["NAME", "TRANSPORT", "PROTOCOL", "STATUS", "TOOLS", "AUTH", "TIME", "DETAIL"]));
   const count = (state: string) => servers.filter((s) => s.status === state).length;
   const parts = [`${count("connected")} connected`, count("failed") && `${count("failed")} failed`, count("disabled") && `${count("disabled")} disabled`].filter(Boolean);
   ctx.print(`\n${servers.length} server${servers.length === 1 ? "" : "s"}: ${parts.join(", ")}.${heldLine ? `\n${heldLine}` : ""}`);
@@ -99,6 +99,7 @@ export async function get(ctx: Ctx<{ json?: boolean }>): Promise<number> {
     const how = [status.transport, status.connectMs !== undefined ? `${status.connectMs} ms` : undefined].filter(Boolean).join(", ");
     out.push(`  status:  ${status.status}${how ? ` (${how})` : ""}`);
     if (status.server) out.push(`  server:  ${status.server.name} ${status.server.version}`);
+    if (status.protocol) out.push(`  protocol: ${status.protocol}`);
     out.push(`  ${status.transport === "stdio" ? "command" : "url    "}: ${status.target}`);
     if (status.auth) out.push(`  auth:    ${authWords(status)}${status.auth.scope ? ` (scope ${status.auth.scope})` : ""}`);
     if (status.error) out.push(`  error:   ${status.error}`);

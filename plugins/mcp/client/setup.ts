@@ -4,7 +4,7 @@
  * messages, errors, the end of the connection. Kept apart from connection.ts, which decides what
  * these mean for the connection.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config.js";
 import { oneLine } from "../../../core/index.js";
 import type { loadCore } from "../transport/sdk.js";
@@ -27,6 +27,17 @@ export interface ClientHooks {
   closed(client: Client): void;
 }
 
+/** How the protocol revision is agreed with a server: its `protocol` key (config.ts). */
+export function negotiation(config: ServerConfig) {
+  if (config.protocol === "2025") return { mode: "legacy" as const };
+  if (config.protocol === "2026-07-28") return { mode: { pin: "2026-07-28" } };
+  // A stdio server that never answers `server/discover` speaks 2025: the probe waits a few seconds, not the connect timeout.
+  return { mode: "auto" as const, probe: { timeoutMs: Math.min(PROBE_TIMEOUT_MS, config.connectTimeout) } };
+}
+
+/** How long a stdio server may stay silent on `server/discover` before it is taken for a 2025 server. */
+export const PROBE_TIMEOUT_MS = 5_000;
+
 export function makeClient(sdk: Awaited<ReturnType<typeof loadCore>>, hooks: ClientHooks): Client {
   const { config, log } = hooks;
   const elicit = config.elicitation !== "decline";
@@ -34,18 +45,18 @@ export function makeClient(sdk: Awaited<ReturnType<typeof loadCore>>, hooks: Cli
   const extensions = config.skills === false ? undefined : { [SKILLS_EXTENSION]: {} };
   const sampling = config.sampling !== "deny";
   const capabilities = { ...(config.roots ? { roots: { listChanged: true } } : {}), ...(sampling ? { sampling: {} } : {}), ...(elicit ? { elicitation: { form: {}, url: {} } } : {}), ...(extensions ? { extensions } : {}) };
-  const client = new sdk.Client(CLIENT_INFO, { capabilities });
+  const client = new sdk.Client(CLIENT_INFO, { capabilities, versionNegotiation: negotiation(config) });
   // Roots: the folders the host's tools may touch (project root, workspace.roots, --add-dir).
-  if (config.roots) client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: hooks.roots() }));
-  if (sampling) client.setRequestHandler(sdk.CreateMessageRequestSchema, async (request, extra) => hooks.sample(request.params, extra.signal) as never);
+  if (config.roots) client.setRequestHandler("roots/list", async () => ({ roots: hooks.roots() }));
+  if (sampling) client.setRequestHandler("sampling/createMessage", async (request, ctx) => hooks.sample(request.params, ctx.mcpReq.signal) as never);
   if (elicit) {
-    client.setRequestHandler(sdk.ElicitRequestSchema, async (request) => hooks.elicit(request.params as Record<string, unknown>) as never);
+    client.setRequestHandler("elicitation/create", async (request) => hooks.elicit(request.params as Record<string, unknown>) as never);
   }
-  client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => hooks.listChanged(client, "tools"));
-  client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, () => hooks.listChanged(client, "prompts"));
-  client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, () => hooks.listChanged(client, "resources"));
+  client.setNotificationHandler("notifications/tools/list_changed", () => hooks.listChanged(client, "tools"));
+  client.setNotificationHandler("notifications/prompts/list_changed", () => hooks.listChanged(client, "prompts"));
+  client.setNotificationHandler("notifications/resources/list_changed", () => hooks.listChanged(client, "resources"));
   // Log messages a server sends over the protocol go to its log file, like its stderr.
-  client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (n) => {
+  client.setNotificationHandler("notifications/message", (n) => {
     const data = typeof n.params.data === "string" ? n.params.data : JSON.stringify(n.params.data);
     log.note(`server ${n.params.level}${n.params.logger ? ` (${n.params.logger})` : ""}: ${data}`);
   });

@@ -37,9 +37,13 @@ export class LoopbackListener {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/callback`;
   }
 
+  /** The `iss` of the redirect that brought the code (RFC 9207), checked by the SDK against the issuer it asked. */
+  issuer: string | undefined;
+
   /** A new authorization request starts: a redirect that arrived for an earlier one no longer counts. */
   reset(): void {
     this.result = undefined;
+    this.issuer = undefined;
   }
 
   /** The authorization code of the first redirect that arrives (or its error). */
@@ -82,6 +86,7 @@ export class LoopbackListener {
     res.end(outcome.code ? PAGE("Logged in", "agent has the authorization. You can close this tab.") : PAGE("Login failed", String(outcome.error?.message).replace(/[<>&]/g, "")));
     if (this.result) return;
     this.result = outcome;
+    this.issuer = url.searchParams.get("iss") ?? undefined;
     if (outcome.code) this.waiting?.resolve(outcome.code);
     else this.waiting?.reject(outcome.error!);
   }

@@ -3,10 +3,10 @@
  * provider its transports use, refreshing a token about to expire before connecting, the auth
  * state shown by `agent mcp list`, and `agent mcp login` (a browser login through a loopback
  * listener, or the client_credentials grant). Everything OAuth itself is the SDK's
- * (`@modelcontextprotocol/sdk/client/auth.js`); this module only wires it.
+ * (`@modelcontextprotocol/client`); this module only wires it.
  */
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { AgentError } from "../../../core/index.js";
 import type { ServerConfig } from "../config.js";
 import { describeError } from "../errors.js";
@@ -33,7 +33,7 @@ export async function serverAuth(config: ServerConfig, env: AuthEnv, login?: Log
   const o = config.oauth;
   let jwt;
   if (o.grant === "client_credentials" && o.privateKey) {
-    const { createPrivateKeyJwtAuth } = await import("@modelcontextprotocol/sdk/client/auth-extensions.js");
+    const { createPrivateKeyJwtAuth } = await import("@modelcontextprotocol/client");
     jwt = createPrivateKeyJwtAuth({ issuer: o.clientId!, subject: o.clientId!, privateKey: o.privateKey, alg: o.signingAlgorithm ?? "ES256" });
   }
   const provider = new McpOAuthProvider(config, storeFor(config, env), login, jwt);
@@ -68,7 +68,7 @@ export async function serverAuth(config: ServerConfig, env: AuthEnv, login?: Log
 export async function refreshIfExpiring(auth: ServerAuth, url: string, note: (line: string) => void): Promise<void> {
   const stored = auth.provider.store.read();
   if (!stored.tokens?.refresh_token || stored.expiresAt === undefined || stored.expiresAt - Date.now() > REFRESH_MARGIN_MS) return;
-  const { auth: sdkAuth } = await import("@modelcontextprotocol/sdk/client/auth.js");
+  const { auth: sdkAuth } = await import("@modelcontextprotocol/client");
   try {
     const resourceMetadataUrl = stored.resourceMetadataUrl ? new URL(stored.resourceMetadataUrl) : undefined;
     await sdkAuth(auth.provider as OAuthClientProvider, { serverUrl: url, resourceMetadataUrl, fetchFn: auth.fetch });
@@ -108,13 +108,14 @@ export async function login(config: ServerConfig, env: AuthEnv, print: (line: st
   };
   try {
     const auth = (await serverAuth(config, env, mode))!;
-    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-    const { UnauthorizedError } = await import("@modelcontextprotocol/sdk/client/auth.js");
-    const { CLIENT_INFO } = await import("../client/setup.js");
+    const { Client } = await import("@modelcontextprotocol/client");
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+    const { UnauthorizedError } = await import("@modelcontextprotocol/client");
+    const { CLIENT_INFO, negotiation } = await import("../client/setup.js");
     const connectOnce = async () => {
       const transport = new StreamableHTTPClientTransport(new URL(config.url!), { authProvider: auth.provider, fetch: auth.fetch, requestInit: { headers: config.headers } });
-      const client = new Client(CLIENT_INFO, { capabilities: {} });
+      // The revision the server's connections speak: a 2026-07-28-only server refuses an initialize.
+      const client = new Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: negotiation(config) });
       try {
         await client.connect(transport);
         // Listing tools is what needs authorization on many servers (initialize may not).
@@ -123,7 +124,7 @@ export async function login(config: ServerConfig, env: AuthEnv, print: (line: st
       } catch (err) {
         if (!(err instanceof UnauthorizedError) || !mode?.started) throw err;
         const code = await listener!.waitForCode(timeoutMs);
-        await transport.finishAuth(code);
+        await transport.finishAuth(code, listener!.issuer);
         return false;
       } finally {
         await client.close().catch(() => {});

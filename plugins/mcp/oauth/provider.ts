@@ -11,8 +11,8 @@
  * With `grant: "client_credentials"` no browser is ever needed (tokens come from the token endpoint).
  */
 import { randomBytes } from "node:crypto";
-import type { AddClientAuthentication, OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { AddClientAuthentication, OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/client";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/client";
 import type { OAuthSettings, ServerConfig } from "../config.js";
 import type { LoopbackListener } from "./browser.js";
 import type { OAuthStore } from "./store.js";

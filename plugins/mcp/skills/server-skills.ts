@@ -8,7 +8,7 @@
  * server's tools are never affected. Kept in step on reconnects and `notifications/resources/list_changed`.
  */
 import { parseSkillFile, z, type PluginContext, type SkillDefinition, type SkillRegistrar } from "../../../core/index.js";
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/client";
 import { NO_SDK_TIMEOUT, type McpConnection } from "../connection.js";
 import { formatBytes } from "../content.js";
 import { describeError } from "../errors.js";

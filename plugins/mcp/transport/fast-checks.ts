@@ -7,7 +7,8 @@
  * on a call to a local server (bench/mcp.mjs). tests/plugins/mcp/fast-checks.test.ts holds each
  * shortcut to the schema on the shapes servers send and on near misses.
  */
-import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { CallToolResultSchema } from "@modelcontextprotocol/core";
 
 import { isRecord } from "../config/values.js";
 

@@ -11,14 +11,14 @@
  *   request with the reason instead of leaving it to hang.
  * - A request from the server that is not valid JSON-RPC but has an id is answered with -32600;
  *   valid requests go to the SDK, which answers the ones we have no handler for with -32601.
- * - A JSON-RPC error answer is marked as the server's (ServerErrorAnswer), so -32000 / -32001 from a
+ * - A JSON-RPC error answer is marked as the server's (ServerErrorAnswer, its object data kept as sent for the SDK), so -32000 / -32001 from a
  *   server are not taken for the SDK's own "connection closed" / "timed out".
  * Whatever is refused is logged (the first ones in full, then one line per 1000) and counted.
  */
-import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/client";
+import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { oneLine, tooDeep } from "../../../core/index.js";
-import { RejectedAnswer, ServerErrorAnswer } from "../errors.js";
+import { markServerError, RejectedAnswer } from "../errors.js";
 import { isRecord } from "../config/values.js";
 
 /** Far deeper than any real MCP message (tool schemas included), far below what recursive code survives. */
@@ -84,6 +84,11 @@ function shortDeepPath(path: string): string {
 export interface GuardOptions {
   /** Writes a line to the server's log. */
   note(line: string): void;
+  /**
+   * A local process's pipe: the SDK then takes a `server/discover` probe left unanswered (or a pipe
+   * closed on it) for a 2025 server, as on its own stdio transport; over HTTP silence is an outage.
+   */
+  stdio?: boolean;
 }
 
 export class GuardedTransport implements Transport {
@@ -92,13 +97,15 @@ export class GuardedTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: unknown) => void;
   /** Frames refused so far, and the last one. */
   readonly refused = { frames: 0, last: "" };
-  /** Our requests still waiting for an answer: id → method (keyed as the SDK keys them, by Number(id)). */
-  private readonly pending = new Map<number, string>();
+  /** Our requests still waiting for an answer: id → method (keyed by String(id): an answer may quote 7 as "7"; `listen:1` ids are strings). */
+  private readonly pending = new Map<string, string>();
 
   constructor(
     readonly inner: Transport,
     private readonly options: GuardOptions,
   ) {
+    // The SDK tells a stdio transport by these two members (its probe classifier reads nothing else).
+    if (options.stdio) Object.assign(this, { pid: undefined, stderr: null });
     inner.onmessage = (message, extra) => this.receive(message, extra);
     inner.onerror = (error) => this.safely("onerror", () => this.onerror?.(error));
     inner.onclose = () => this.safely("onclose", () => this.onclose?.());
@@ -117,6 +124,15 @@ export class GuardedTransport implements Transport {
     this.inner.setProtocolVersion?.(version);
   }
 
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.inner.setSupportedProtocolVersions?.(versions);
+  }
+
+  /** Streamable HTTP: one POST per request, whose closing cancels it at 2026-07-28. */
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner.hasPerRequestStream;
+  }
+
   start(): Promise<void> {
     return this.inner.start();
   }
@@ -128,17 +144,17 @@ export class GuardedTransport implements Transport {
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const m = message as Loose;
     if (typeof m.method === "string") {
-      if (isId(m.id)) this.pending.set(Number(m.id), m.method);
+      if (isId(m.id)) this.pending.set(String(m.id), m.method);
       else if (m.method === "notifications/cancelled") {
         const id = (m.params as Loose | undefined)?.requestId;
-        if (isId(id)) this.pending.delete(Number(id));
+        if (isId(id)) this.pending.delete(String(id));
       }
     }
     return this.inner.send(message, options);
   }
 
   /** Ids of our requests still waiting for an answer, with their method. */
-  inFlight(): [number, string][] {
+  inFlight(): [string, string][] {
     return [...this.pending];
   }
 
@@ -151,7 +167,8 @@ export class GuardedTransport implements Transport {
     for (const [id, method] of this.pending) {
       if (method === "initialize") continue;
       this.pending.delete(id);
-      sends.push(this.inner.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } }).catch(() => {}));
+      const requestId = /^\d+$/.test(id) ? Number(id) : id;
+      sends.push(this.inner.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason } }).catch(() => {}));
     }
     await Promise.all(sends);
   }
@@ -181,14 +198,14 @@ export class GuardedTransport implements Transport {
     const m = value as Loose;
     if (typeof m.method === "string") return value as JSONRPCMessage;
     // A response: only to a request we sent and still wait for.
-    const key = Number(m.id);
-    if (!this.pending.delete(key)) {
+    const key = String(m.id);
+    if (!isId(m.id) || !this.pending.delete(key)) {
       this.refuse(value, `is an answer to a request it was never sent or that was already answered or cancelled (id ${JSON.stringify(m.id)})`);
       return undefined;
     }
     if (isRecord(m.error)) {
       const e = m.error as { code: number; message: string; data?: unknown };
-      return { ...(m as object), error: { code: e.code, message: e.message, data: new ServerErrorAnswer(e.code, e.message, e.data) } } as JSONRPCMessage;
+      return { ...(m as object), error: { code: e.code, message: e.message, data: markServerError(e.code, e.message, e.data) } } as JSONRPCMessage;
     }
     return value as JSONRPCMessage;
   }
@@ -199,8 +216,8 @@ export class GuardedTransport implements Transport {
    */
   private invalid(value: unknown, reason: string): undefined {
     const m = isRecord(value) ? value : undefined;
-    if (m && isId(m.id) && typeof m.method !== "string" && this.pending.has(Number(m.id))) {
-      this.pending.delete(Number(m.id));
+    if (m && isId(m.id) && typeof m.method !== "string" && this.pending.has(String(m.id))) {
+      this.pending.delete(String(m.id));
       this.refuse(value, `was refused: ${reason}; the request it answers fails`);
       const error = { code: -32603, message: `the server's answer cannot be used: ${reason}`, data: new RejectedAnswer(`the server's answer cannot be used: ${reason}`) };
       this.safely("onmessage", () => this.onmessage?.({ jsonrpc: "2.0", id: m.id as Id, error } as JSONRPCMessage));

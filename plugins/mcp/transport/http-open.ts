@@ -5,8 +5,8 @@
  * flow with the stored tokens (refreshed when about to expire); a server that needs a browser login
  * fails with the command to run.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type { Transport } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config.js";
 import { ConnectTimeoutError, describeError, httpStatus, isRequestTimeout } from "../errors.js";
 import type { Attempt, OpenedSession } from "../session.js";
@@ -22,6 +22,7 @@ export interface RemoteOpener {
   guard(transport: Transport): Promise<GuardedTransport>;
   listAll(state: Attempt, client: Client, remaining: () => number): Promise<OpenedSession>;
   auth(): Promise<ServerAuth | undefined>;
+  connectOptions(timeout: number): { timeout: number };
 }
 
 export async function openRemote(o: RemoteOpener, state: Attempt, remaining: () => number): Promise<OpenedSession> {
@@ -39,9 +40,9 @@ export async function openRemote(o: RemoteOpener, state: Attempt, remaining: () 
     const client = await o.client();
     const guard = await o.guard(transport);
     Object.assign(state.session, { transport, guard, client, kind: "http" });
-    state.stage = `waiting for ${url.host} to answer initialize`;
+    state.stage = `waiting for ${url.host} to answer server/discover or initialize`;
     try {
-      await client.connect(guard, { timeout: remaining() });
+      await client.connect(guard, o.connectOptions(remaining()));
       return await o.listAll(state, client, remaining);
     } catch (err) {
       if (isNeedsLogin(err) || auth?.provider.needsLogin) throw auth?.provider.needsLogin ?? err;

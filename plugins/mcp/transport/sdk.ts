@@ -1,15 +1,14 @@
 /**
- * The one place that loads the MCP SDK. Everything here is imported on demand: a host with no MCP
- * servers never loads it, a host with only stdio servers never loads the HTTP transports.
+ * The one place that loads the MCP SDK (v2: @modelcontextprotocol/client, one bundle for every
+ * transport). Imported on demand: a host with no MCP servers, or one serving cached tool lists
+ * (`agent tools`), never loads it.
  */
 import { preloadWhenShort } from "./esm-preload.js";
 
 let core: Promise<typeof import("./sdk-core.js")> | undefined;
 
 /** The packages sdk-core.ts imports (a test checks the list against it). */
-export const CORE_PACKAGES = ["@modelcontextprotocol/sdk/client/index.js", "@modelcontextprotocol/sdk/types.js", "@modelcontextprotocol/sdk/shared/stdio.js"];
-let http: Promise<typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js")> | undefined;
-let sse: Promise<typeof import("@modelcontextprotocol/sdk/client/sse.js")> | undefined;
+export const CORE_PACKAGES = ["@modelcontextprotocol/client", "@modelcontextprotocol/core"];
 
 /** Client, the protocol schemas and our stdio transport. */
 export function loadCore() {
@@ -17,9 +16,9 @@ export function loadCore() {
 }
 
 export function loadStreamableHttp() {
-  return (http ??= import("@modelcontextprotocol/sdk/client/streamableHttp.js"));
+  return import("@modelcontextprotocol/client");
 }
 
 export function loadSse() {
-  return (sse ??= import("@modelcontextprotocol/sdk/client/sse.js"));
+  return import("@modelcontextprotocol/client");
 }

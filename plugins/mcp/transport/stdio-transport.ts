@@ -7,9 +7,10 @@
  * can fail the request it answers) or, without one, to the noise. Nothing read from the server can
  * throw out of the stream's callbacks.
  */
-import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { serializeMessage } from "@modelcontextprotocol/client";
+import type { Transport } from "@modelcontextprotocol/client";
+import type { JSONRPCMessage } from "@modelcontextprotocol/client";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/core";
 import type { ServerLog } from "./server-log.js";
 import type { StdioServerProcess } from "./stdio-process.js";
 import { formatBytes } from "../content.js";

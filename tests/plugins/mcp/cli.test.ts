@@ -15,15 +15,15 @@ describe("agent mcp list / get", () => {
     ".mcp.json": { mcpServers: { demo, down: fixture("exit-immediately"), off: { ...demo, disabled: true } } },
   });
 
-  it("lists every server with transport, status, tools, time and the error", async () => {
+  it("lists every server with transport, protocol revision, status, tools, time and the error", async () => {
     const r = await agent(p, ["mcp", "list"]);
     expect(r.code).toBe(0);
     const lines = r.stdout.split("\n");
-    expect(lines[0]).toMatch(/^NAME\s+TRANSPORT\s+STATUS\s+TOOLS\s+AUTH\s+TIME\s+DETAIL$/);
+    expect(lines[0]).toMatch(/^NAME\s+TRANSPORT\s+PROTOCOL\s+STATUS\s+TOOLS\s+AUTH\s+TIME\s+DETAIL$/);
     // AUTH is "-" for stdio servers (OAuth is for remote ones).
-    expect(lines[1]).toMatch(new RegExp(`^demo\\s+stdio\\s+connected\\s+3\\s+-\\s+\\d+ ms\\s+${process.execPath} ${DEMO_SERVER}$`));
-    expect(lines[2]).toMatch(/^down\s+stdio\s+failed\s+0\s+-\s+\d+ ms\s+the server process exited with code 3 \(stderr: fatal: boom\)$/);
-    expect(lines[3]).toMatch(/^off\s+stdio\s+disabled\s+0\s+-\s+-\s+/);
+    expect(lines[1]).toMatch(new RegExp(`^demo\\s+stdio\\s+2026-07-28\\s+connected\\s+3\\s+-\\s+\\d+ ms\\s+${process.execPath} ${DEMO_SERVER}$`));
+    expect(lines[2]).toMatch(/^down\s+stdio\s+-\s+failed\s+0\s+-\s+\d+ ms\s+the server process exited with code 3 \(stderr: fatal: boom\)$/);
+    expect(lines[3]).toMatch(/^off\s+stdio\s+-\s+disabled\s+0\s+-\s+-\s+/);
     expect(r.stdout).toContain("3 servers: 1 connected, 1 failed, 1 disabled.");
     expect(r.stderr).toBe("");
   });
@@ -180,11 +180,11 @@ describe("no MCP servers configured", () => {
     expect(r.code).toBe(0);
     const loaded = readFileSync(record, "utf8");
     expect(loaded).toContain("/dist/cli.js");
-    expect(loaded).not.toContain("@modelcontextprotocol/sdk");
+    expect(loaded).not.toContain("@modelcontextprotocol/");
     // The same check sees the SDK when a server is enabled.
     writeFileSync(record, "");
     p.write(".mcp.json", { mcpServers: { demo } });
     await agent(p, ["tools"], { nodeArgs: ["--import", preload] });
-    expect(readFileSync(record, "utf8")).toContain("@modelcontextprotocol/sdk");
+    expect(readFileSync(record, "utf8")).toContain("@modelcontextprotocol/");
   });
 });

@@ -31,11 +31,11 @@ describe("servers that fail to connect", () => {
     );
 
     expect(failure(host, "hang")).toBe(
-      "MCP server hang failed to connect: timed out after 800 ms waiting for the server to answer initialize " +
+      "MCP server hang failed to connect: timed out after 800 ms waiting for the server to answer server/discover or initialize " +
         "(stderr: hang-on-initialize: started, will never answer). Continuing without hang tools.",
     );
     expect(failure(host, "invalid")).toMatch(
-      /^MCP server invalid failed to connect: timed out after 800 ms waiting for the server to answer initialize; it wrote 1 line to stdout that is not JSON-RPC, e\.g\. ".*oops this is not json".*\. Continuing without invalid tools\.$/,
+      /^MCP server invalid failed to connect: timed out after 800 ms waiting for the server to answer server\/discover or initialize; it wrote 1 line to stdout that is not JSON-RPC, e\.g\. ".*oops this is not json".*\. Continuing without invalid tools\.$/,
     );
     expect(failure(host, "exits")).toBe(
       "MCP server exits failed to connect: the server process exited with code 3 (stderr: fatal: boom). Continuing without exits tools.",

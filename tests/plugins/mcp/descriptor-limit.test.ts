@@ -99,7 +99,7 @@ describe("the SDK packages loaded one file at a time", () => {
     const imported = new Set<string>();
     for (const f of files) {
       const text = readFileSync(path.join(REPO, "plugins", "mcp", f), "utf8");
-      for (const m of text.matchAll(/^(?:import|export) (?!type )[^;]*? from "(@modelcontextprotocol\/sdk\/[^"]+)"/gms)) imported.add(m[1]!);
+      for (const m of text.matchAll(/^(?:import|export) (?!type )[^;]*? from "(@modelcontextprotocol\/(?:client|core)[^"]*)"/gms)) imported.add(m[1]!);
     }
     expect(imported.size).toBeGreaterThan(0);
     expect([...imported].filter((p) => !CORE_PACKAGES.includes(p))).toEqual([]);

@@ -3,7 +3,7 @@
  * what the schema would (its copy equals the value). Checked on the shapes servers send, on near
  * misses one key or type away, and on seeded random mutations of both.
  */
-import { CallToolResultSchema, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, JSONRPCMessageSchema } from "@modelcontextprotocol/core";
 import { describe, expect, it } from "vitest";
 import { callToolResultSchema, isPlainCallToolResult, isPlainResultResponse } from "../../../plugins/mcp/transport/fast-checks.js";
 

@@ -13,9 +13,11 @@ test("a redirect with a foreign state is refused and the login goes on waiting f
     const code = l.waitForCode(10_000);
     const foreign = await fetch(`${l.redirectUrl}?code=evil&state=s-theirs`);
     expect(foreign.status).toBe(400);
-    const ours = await fetch(`${l.redirectUrl}?code=good&state=s-ours`);
+    const ours = await fetch(`${l.redirectUrl}?code=good&state=s-ours&iss=${encodeURIComponent("https://as.example.com")}`);
     expect(ours.status).toBe(200);
     await expect(code).resolves.toBe("good");
+    // The redirect's issuer (RFC 9207) is kept for the SDK's mix-up check, not the foreign one's.
+    expect(l.issuer).toBe("https://as.example.com");
   } finally {
     l.close();
   }

@@ -33,7 +33,7 @@ describe("MCP OAuth through the CLI", () => {
     const s = await oauthServer();
     const p = withServer(s.url);
     const before = await agent(p, ["mcp", "list"]);
-    expect(before.stdout).toMatch(/remote\s+http\s+needs login/);
+    expect(before.stdout).toMatch(/remote\s+http\s+-\s+needs login/);
     const call = await agent(p, ["--permission-mode", "bypass", "call", "mcp__remote__whoami", "{}"]);
     expect(call.code).not.toBe(0);
     expect(call.stderr + call.stdout).toContain("agent mcp login remote");
@@ -57,7 +57,7 @@ describe("MCP OAuth through the CLI", () => {
     const ok = await agent(p, ["--permission-mode", "bypass", "call", "mcp__remote__whoami", "{}"]);
     expect(ok.stdout).toContain("scopes: mcp:read");
     const list = await agent(p, ["mcp", "list"]);
-    expect(list.stdout).toMatch(/remote\s+http\s+connected\s+3\s+authorized \(60 min left\)/);
+    expect(list.stdout).toMatch(/remote\s+http\s+\S+\s+connected\s+3\s+authorized \(60 min left\)/);
     // A server that echoes the token back: the audit log has it redacted.
     await agent(p, ["--permission-mode", "bypass", "call", "mcp__remote__echo_token", "{}"]);
     const audit = readFileSync(path.join(p.dir, ".agent/audit.jsonl"), "utf8");

@@ -19,10 +19,22 @@ describe("remote MCP servers", () => {
     expect(await host.tools.call("mcp__demo__add", { a: 1, b: 2 })).toMatchObject({ ok: true, output: "3", structured: { sum: 3 } });
   });
 
-  it("opens a new session when a restarted server no longer knows ours", async () => {
+  it("speaks 2026-07-28 to the demo server (no session), and 2025 when the config pins it", async () => {
+    const { port } = await startServer([DEMO_SERVER, "--http", "0"], /listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/);
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const host = await mcpHost({ now: { url }, old: { url, protocol: "2025" } });
+    expect(getMcpStatus(host).map((s) => [s.name, s.status, s.protocol])).toEqual([
+      ["now", "connected", "2026-07-28"],
+      ["old", "connected", "2025-11-25"],
+    ]);
+    expect(await host.tools.call("mcp__now__echo", { text: "stateless" })).toMatchObject({ ok: true, output: "stateless" });
+    expect(await host.tools.call("mcp__old__echo", { text: "session" })).toMatchObject({ ok: true, output: "session" });
+  });
+
+  it("opens a new session when a restarted server no longer knows ours (2025)", async () => {
     const port = await freePort();
     const first = await startServer([DEMO_SERVER, "--http", String(port)], /listening on http/);
-    const host = await mcpHost({ demo: { url: `http://127.0.0.1:${port}/mcp` } });
+    const host = await mcpHost({ demo: { url: `http://127.0.0.1:${port}/mcp`, protocol: "2025" } });
     expect(await host.tools.call("mcp__demo__echo", { text: "before" })).toMatchObject({ ok: true, output: "before" });
     first.child.kill("SIGTERM");
     await new Promise((r) => first.child.once("exit", r));
