@@ -102,6 +102,7 @@ export type {
   RunResult,
   BuiltinPlugin,
   CreateHostOptions,
+  PluginPackageFormat,
   OpenHostOptions,
   PreparedHost,
 } from "./host-types.js";
