@@ -169,10 +169,12 @@ function checkOptions(schema: z.ZodType, options: Record<string, unknown>, spec:
   );
 }
 
-/** The format that claims a folder entry, if the entry is a folder one claims. */
-function formatOf(file: string, formats: readonly PluginPackageFormat[]): PluginPackageFormat | undefined {
-  if (!formats.length || !statSync(file, { throwIfNoEntry: false })?.isDirectory()) return undefined;
-  return formats.find((f) => f.claims(file));
+/** The format that claims a folder entry; undefined for a file. A folder no format claims is an error saying so. */
+function formatOf(name: string, file: string, formats: readonly PluginPackageFormat[]): PluginPackageFormat | undefined {
+  if (!statSync(file, { throwIfNoEntry: false })?.isDirectory()) return undefined;
+  const format = formats.find((f) => f.claims(file));
+  if (!format) throw new PluginLoadError(name, `${file} is a folder, not a plugin module${formats.length ? ` nor a ${formats.map((f) => f.name).join(" or ")} plugin` : ""}`);
+  return format;
 }
 
 export function specFromEntry(entry: PluginEntry, baseDirs: string[], origins?: Map<string, string>, formats: readonly PluginPackageFormat[] = []): PluginSpec {
@@ -190,7 +192,7 @@ export function specFromEntry(entry: PluginEntry, baseDirs: string[], origins?: 
       if (isLocalPath(name)) {
         file = name;
         if (!existsSync(file)) throw new PluginLoadError(name, `file not found: ${file}`);
-        const format = formatOf(file, formats);
+        const format = formatOf(name, file, formats);
         if (format) {
           const plugin = await format.load(file);
           return { exported: plugin, dir: file, version: plugin.version };
