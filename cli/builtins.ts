@@ -2,7 +2,8 @@
  * The composition root: which built-in plugins the `agent` command starts with. Core knows none of
  * them; each is loaded lazily and is written only against the public API.
  */
-import type { BuiltinPlugin } from "../core/index.js";
+import type { BuiltinPlugin, PluginPackageFormat } from "../core/index.js";
+import { claudePluginFormat } from "../plugins/claude-plugins/format.js";
 
 export const builtinPlugins: BuiltinPlugin[] = [
   { name: "tools", load: async () => (await import("../plugins/tools/index.js")).default },
@@ -15,3 +16,6 @@ export const builtinPlugins: BuiltinPlugin[] = [
   { name: "tool-search", load: async () => (await import("../plugins/tool-search/index.js")).default },
   { name: "hooks", load: async () => (await import("../plugins/hooks/index.js")).default },
 ];
+
+/** Plugin packages that are not npm modules: Claude Code plugin folders and Agent Plugins 1.0 packages. */
+export const packageFormats: PluginPackageFormat[] = [claudePluginFormat()];
