@@ -3,6 +3,7 @@
  * them; each is loaded lazily and is written only against the public API.
  */
 import type { BuiltinPlugin, PluginPackageFormat } from "../core/index.js";
+import { pluginSubcommands } from "../plugins/claude-plugins/cli.js";
 import { claudePluginFormat } from "../plugins/claude-plugins/format.js";
 
 export const builtinPlugins: BuiltinPlugin[] = [
@@ -19,3 +20,6 @@ export const builtinPlugins: BuiltinPlugin[] = [
 
 /** Plugin packages that are not npm modules: Claude Code plugin folders and Agent Plugins 1.0 packages. */
 export const packageFormats: PluginPackageFormat[] = [claudePluginFormat()];
+
+/** `agent plugin` subcommands for them: marketplace, install, uninstall, enable, disable, list, update. */
+export const claudePluginSubcommands = pluginSubcommands;

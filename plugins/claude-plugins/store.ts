@@ -4,7 +4,7 @@
  * `marketplaces/` cloned marketplaces, `data/` each plugin's data folder (kept across updates). Both
  * JSON files are changed under a lock and replaced atomically, 0600 (userConfig values may be secrets).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { SECRET_FILE_MODE, updateFileLocked } from "../../core/index.js";
 import { isPlainObject } from "./package.js";
@@ -71,6 +71,7 @@ export function readLock(home: string): Lock {
 
 export function updateLock(home: string, change: (lock: Lock) => void): Lock {
   let result: Lock = { version: 1, plugins: {} };
+  mkdirSync(pluginsHome(home), { recursive: true, mode: 0o700 });
   updateFileLocked(
     lockFile(home),
     (current) => {
@@ -89,6 +90,7 @@ export function readMarketplaces(home: string): Record<string, KnownMarketplace>
 }
 
 export function updateMarketplaces(home: string, change: (all: Record<string, KnownMarketplace>) => void): void {
+  mkdirSync(pluginsHome(home), { recursive: true, mode: 0o700 });
   updateFileLocked(
     marketplacesFile(home),
     (current) => {
