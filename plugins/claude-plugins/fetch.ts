@@ -4,7 +4,7 @@
  * prompts (GIT_TERMINAL_PROMPT=0): a source that needs a login says so instead of hanging.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 
@@ -41,16 +41,29 @@ export async function gitCheckout(dir: string, sha: string): Promise<void> {
   await tool("git", ["checkout", "--quiet", sha], dir);
 }
 
-/** Install an npm package into a new folder under `parent` (no scripts run); returns the package's folder. */
+/**
+ * Install an npm package (a name, `name@version`, or a tarball or folder path) into a new folder under
+ * `parent`, its dependencies with it (no install scripts run); returns the package's folder. The
+ * folder's package.json records which name the spec installed, whatever form it had.
+ */
 export async function npmFetch(spec: string, parent: string, registry?: string): Promise<string> {
   const dir = mkdtempSync(path.join(parent, ".npm-"));
+  writeFileSync(path.join(dir, "package.json"), `${JSON.stringify({ name: "agent-plugin-fetch", private: true })}\n`);
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  await tool(npm, ["install", "--prefix", dir, "--no-save", "--ignore-scripts", "--no-audit", "--no-fund", ...(registry ? ["--registry", registry] : []), spec]);
+  await tool(npm, ["install", "--prefix", dir, "--ignore-scripts", "--no-audit", "--no-fund", "--no-package-lock", ...(registry ? ["--registry", registry] : []), spec]);
+  const deps = (JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> }).dependencies ?? {};
+  const name = Object.keys(deps)[0];
+  if (!name) throw new Error(`npm installed nothing for ${spec}`);
   const modules = path.join(dir, "node_modules");
-  const name = spec.startsWith("@") ? spec.split("@").slice(0, 2).join("@") : spec.split("@")[0];
-  const found = readdirSync(modules).includes(name.split("/")[0]) ? path.join(modules, name) : undefined;
-  if (!found) throw new Error(`npm installed nothing named ${name}`);
-  return found;
+  const pkg = path.join(modules, name);
+  // Its dependencies move inside it, so the package folder alone is the plugin (and all of it is hashed).
+  const others = readdirSync(modules).filter((e) => e !== ".bin" && !e.startsWith(".") && e !== name.split("/")[0]);
+  if (name.startsWith("@")) others.push(...readdirSync(path.join(modules, name.split("/")[0])).filter((e) => e !== name.split("/")[1]).map((e) => path.join(name.split("/")[0], e)));
+  for (const other of others) {
+    mkdirSync(path.dirname(path.join(pkg, "node_modules", other)), { recursive: true });
+    renameSync(path.join(modules, other), path.join(pkg, "node_modules", other));
+  }
+  return pkg;
 }
 
 /** Whether a string names a git remote rather than a folder: a URL git understands, or `owner/repo` on GitHub. */

@@ -46,6 +46,8 @@ export function toPlugin(pkg: PluginPackage, where: PluginPlacement): Plugin {
     skillDirs,
     sections,
     setup(ctx) {
+      // A `sensitive` userConfig value is a secret wherever it shows up (a server's command line, its output, the audit log).
+      for (const [key, field] of Object.entries(pkg.userConfig)) if (field?.sensitive && options[key]) ctx.addSecret(options[key], `plugin ${pkg.name} userConfig.${key}`);
       for (const note of notes) ctx.report({ kind: "plugin", level: "warning", name: pkg.name, message: `Plugin ${pkg.name}: ${note}; not loaded` });
       for (const problem of pkg.problems) ctx.report({ kind: "plugin", name: pkg.name, message: `Plugin ${pkg.name}: ${problem}` });
     },
