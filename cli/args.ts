@@ -44,7 +44,7 @@ export function helpFor(cmd: CliCommand<any>, path: string[]): string {
 }
 
 /** Flags every command takes (cli/main.ts reads them before the command's own). */
-export const GLOBAL_FLAGS = ["--cwd", "--permission-mode", "--dangerously-skip-permissions", "--allowedTools", "--disallowedTools", "--add-dir", "--append-system-prompt", "--debug", "--help", "--version"];
+export const GLOBAL_FLAGS = ["--cwd", "--permission-mode", "--dangerously-skip-permissions", "--allowedTools", "--disallowedTools", "--add-dir", "--plugin-dir", "--append-system-prompt", "--debug", "--help", "--version"];
 
 /**
  * parseArgs' messages, as a person would want them: the flag named, the closest one suggested, what

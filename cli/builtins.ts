@@ -2,7 +2,9 @@
  * The composition root: which built-in plugins the `agent` command starts with. Core knows none of
  * them; each is loaded lazily and is written only against the public API.
  */
-import type { BuiltinPlugin } from "../core/index.js";
+import type { BuiltinPlugin, PluginPackageFormat } from "../core/index.js";
+import { pluginSubcommands } from "../plugins/claude-plugins/cli.js";
+import { claudePluginFormat } from "../plugins/claude-plugins/format.js";
 
 export const builtinPlugins: BuiltinPlugin[] = [
   { name: "tools", load: async () => (await import("../plugins/tools/index.js")).default },
@@ -18,3 +20,9 @@ export const builtinPlugins: BuiltinPlugin[] = [
   { name: "acp", load: async () => (await import("../plugins/acp/index.js")).default },
   { name: "mcp-serve", load: async () => (await import("../plugins/mcp-serve/index.js")).default },
 ];
+
+/** Plugin packages that are not npm modules: Claude Code plugin folders and Agent Plugins 1.0 packages. */
+export const packageFormats: PluginPackageFormat[] = [claudePluginFormat()];
+
+/** `agent plugin` subcommands for them: marketplace, install, uninstall, enable, disable, list, update. */
+export const claudePluginSubcommands = pluginSubcommands;

@@ -10,7 +10,7 @@ import { AgentError, hostVersion, prepareHost, trustPreparedFolder, type TrustRe
 import { pluginView, type CliOpenHostOptions, type CliSessionHost, type CliSessionHostOptions } from "../core/index.js";
 import type { BaseContext } from "./args.js";
 import { trustNotice as trustNoticeLine } from "./trust-text.js";
-import { builtinPlugins } from "./builtins.js";
+import { builtinPlugins, packageFormats } from "./builtins.js";
 import { flagConfig, flagPlugins, unmatchedFlagRules, type RunFlags } from "./flags.js";
 import { claudeOnlyRulesLine } from "./rule-check.js";
 import { printJson, table } from "./format.js";
@@ -60,7 +60,7 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
   const sessionHosts = new Set<Host>();
   let trustNotice = true;
   const load = (trust?: boolean) =>
-    prepareHost({ cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins, config: flags.flags && flagConfig(flags.flags), plugins: flags.flags && flagPlugins(flags.flags), trust }).then((p) => {
+    prepareHost({ cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins, packageFormats, config: flags.flags && flagConfig(flags.flags), plugins: flags.flags && flagPlugins(flags.flags), trust }).then((p) => {
       preparedValue = p;
       // Once per run, whatever the command: what of the folder was not loaded, and how to trust it.
       const notice = trustNotice ? trustNoticeLine(p.trust, cwd) : undefined;

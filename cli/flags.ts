@@ -7,13 +7,15 @@
  */
 import { statSync } from "node:fs";
 import path from "node:path";
-import { AgentError, closestNames, PERMISSION_MODES, ruleProblem, splitToolList, type AgentConfig, type Host, type PermissionMode, type Plugin } from "../core/index.js";
+import { AgentError, closestNames, PERMISSION_MODES, ruleProblem, splitToolList, type AgentConfig, type Host, type PermissionMode, type Plugin, type PluginEntry } from "../core/index.js";
 
 export interface RunFlags {
   allow: string[];
   deny: string[];
   addDirs: string[];
   appendSystemPrompt?: string;
+  /** `--plugin-dir`: plugin folders loaded for this run (absolute). */
+  pluginDirs?: string[];
 }
 
 export const RULE_FLAGS: Record<string, "allow" | "deny"> = {
@@ -70,6 +72,14 @@ export function addDir(value: string | undefined, into: RunFlags): void {
   into.addDirs.push(abs);
 }
 
+/** `--plugin-dir` (Claude Code's flag): a plugin folder loaded for this run, absolute. */
+export function pluginDir(value: string | undefined, into: RunFlags): void {
+  if (!value) throw new AgentError("E_USAGE", "--plugin-dir needs a folder");
+  const abs = path.resolve(value);
+  if (!statSync(abs, { throwIfNoEntry: false })?.isDirectory()) throw new AgentError("E_USAGE", `--plugin-dir ${value}: no such folder (${abs})`);
+  (into.pluginDirs ??= []).push(abs);
+}
+
 /** The flags as config for this run, or undefined when none was given. */
 export function flagConfig(f: RunFlags): AgentConfig | undefined {
   if (!f.allow.length && !f.deny.length && !f.addDirs.length) return undefined;
@@ -95,10 +105,11 @@ export function unmatchedFlagRules(host: Pick<Host, "tools">, f: RunFlags): stri
  * `--append-system-prompt`: added after the system prompt on every request, after AGENTS.md and after
  * what every plugin adds (the skills catalog is `enforce: "post"`; this comes after it, last in order).
  */
-export function flagPlugins(f: RunFlags): Plugin[] {
+export function flagPlugins(f: RunFlags): PluginEntry[] {
   const text = f.appendSystemPrompt;
-  if (!text) return [];
-  return [{ name: "cli-append-system-prompt", enforce: "post", beforeModelRequest: (request) => ({ ...request, system: `${request.system}\n\n${text}` }) }];
+  const dirs = f.pluginDirs ?? [];
+  if (!text) return dirs;
+  return [{ name: "cli-append-system-prompt", enforce: "post", beforeModelRequest: (request) => ({ ...request, system: `${request.system}\n\n${text}` }) }, ...dirs];
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { AgentError, ConfigError, ExitCode, closestNames, errorMessage, pluginPreparedView, pluginView, type CliCommand, type ErrorCode } from "../core/index.js";
 import { findCommand, GLOBAL_FLAGS, helpFor, runCliCommand, type BaseContext } from "./args.js";
-import { addDir, cliPermissionMode, RULE_FLAGS, takeRules, type RunFlags } from "./flags.js";
+import { addDir, cliPermissionMode, pluginDir, RULE_FLAGS, takeRules, type RunFlags } from "./flags.js";
 import { topLevel } from "./top-level.js";
 import { CORE_COMMANDS } from "./commands/index.js";
 import { createAppContext, type AppContext } from "./context.js";
@@ -21,6 +21,7 @@ const GLOBAL_HELP = [
   "  --allowedTools <rules>      allow these for this run: Read \"Bash(git log:*)\" (repeatable; commas or spaces)",
   "  --disallowedTools <rules>   deny these for this run, whatever else allows them",
   "  --add-dir <dir>             another folder the tools may use in this run (repeatable)",
+  "  --plugin-dir <dir>          load this plugin folder for this run (Claude Code plugin or Agent Plugins package; repeatable)",
   "  --append-system-prompt <t>  add this to the end of the system prompt (agent -p, agent run, a session)",
   "  --debug                     print stack traces and debug logs",
   "  -h, --help                  show help",
@@ -70,6 +71,7 @@ function extractGlobals(argv: string[]): { rest: string[]; cwd?: string; mode?: 
     else if (flag === "--debug") g.debug = true;
     else if (Object.hasOwn(RULE_FLAGS, flag)) i = takeRules(argv, i, flag, inline, g.flags);
     else if (flag === "--add-dir") addDir(value(), g.flags);
+    else if (flag === "--plugin-dir") pluginDir(value(), g.flags);
     else if (flag === "--append-system-prompt") g.flags.appendSystemPrompt = [g.flags.appendSystemPrompt, value()].filter(Boolean).join("\n\n");
     else if (flag === "--help" || flag === "-h") g.help = true;
     else if ((flag === "--version" || flag === "-v") && rest.length === 0) g.version = true;

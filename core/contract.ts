@@ -94,6 +94,19 @@ export interface Plugin<O = Record<string, unknown>> extends PluginHooks, KindAr
   configSections?: Record<string, PluginConfigSection>;
   /** Folders of `SKILL.md` skills the plugin ships, relative to its package (read by the skills plugin). */
   skillDirs?: string[];
+  /**
+   * Folders of Markdown commands (`*.md`, Claude Code's command files) the plugin ships, relative to its
+   * package: read by the markdown-commands plugin, each command named `<plugin>:<file>` as Claude Code
+   * shows a plugin's commands.
+   */
+  commandDirs?: string[];
+  /**
+   * Entries the plugin ships for config sections other plugins own (e.g. `hooks`, `mcpServers`), as a
+   * config file would give them: checked by the owner's schema and merged after the config files, named
+   * `plugin <name>` in messages. Unlike a `config` hook's changes, these are the plugin's own parts (a
+   * Claude Code plugin's `hooks/hooks.json`), so a `userOnly` section takes them too.
+   */
+  sections?: Record<string, unknown>;
   /** CLI subcommands: `agent <name> …`. */
   cli?: CliCommand<any>[];
   /** Runs once when the plugin is applied: after the `config` hook, before any register hook. */
@@ -200,6 +213,8 @@ export interface PluginStatus extends KindCounts {
   readonly file?: string;
   /** Absolute folders of the skills it ships (`skillDirs`). */
   readonly skillDirs: readonly string[];
+  /** Absolute folders of the Markdown commands it ships (`commandDirs`). */
+  readonly commandDirs: readonly string[];
 }
 
 /** A problem the host found and kept going past: a plugin that failed, a rejected registration, a server that did not connect. */
@@ -355,6 +370,22 @@ export interface Host extends PluginHost {
   close(): Promise<void>;
 }
 
+/**
+ * A kind of plugin package that is not an npm module (e.g. a Claude Code plugin folder), supplied by the
+ * embedder (the CLI passes the Claude Code one): a plugin entry naming a folder it `claims` becomes the
+ * plugin object `load` makes of it, and `installed` names the folders the user installed, loaded after
+ * the config's plugins. Core knows no format itself.
+ */
+export interface PluginPackageFormat {
+  name: string;
+  /** Whether this folder is a package of this format. */
+  claims(dir: string): boolean;
+  /** The plugin object for the folder; throw to fail it (the message says why, e.g. changed since install). */
+  load(dir: string): Promise<Plugin<any>>;
+  /** Folders of installed packages to load besides the config's, once the config is read. */
+  installed?(where: { projectRoot: string; userConfigDir: string | undefined; trusted: boolean }): Promise<string[]>;
+}
+
 /** A built-in plugin, loaded lazily so `agent --version` imports nothing heavy. */
 export interface BuiltinPlugin {
   name: string;
@@ -384,6 +415,8 @@ export interface CreateHostOptions {
   builtins?: BuiltinPlugin[];
   /** Extra plugins applied after the config's. */
   plugins?: PluginEntry[];
+  /** Plugin package formats besides npm modules (a plugin entry naming a folder one claims; installed ones). */
+  packageFormats?: PluginPackageFormat[];
   /** Answers "ask" permissions; without it, ask means deny (headless). */
   askPermission?: PermissionAsker;
   sessionId?: string;

@@ -103,6 +103,7 @@ export type {
   RunResult,
   BuiltinPlugin,
   CreateHostOptions,
+  PluginPackageFormat,
   OpenHostOptions,
   PreparedHost,
 } from "./host-types.js";

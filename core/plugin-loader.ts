@@ -4,13 +4,14 @@
  * whose `peerDependencies["agent-host"]` excludes the running version is not loaded; options are
  * checked against the plugin's schema before the plugin sees them.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { isLocalPath, zodIssues } from "./config.js";
 import type { PluginEntry } from "./config-schema.js";
 import { ConfigError } from "./errors.js";
 import type { Plugin, PluginFactory } from "./plugin-types.js";
+import type { PluginPackageFormat } from "./contract.js";
 import { candidates, findPackageDir, resolvePackage } from "./plugin-resolve.js";
 import { RAW_FACTORY } from "./define.js";
 import { hostVersion } from "./version.js";
@@ -156,7 +157,15 @@ function checkOptions(schema: z.ZodType, options: Record<string, unknown>, spec:
   );
 }
 
-export function specFromEntry(entry: PluginEntry, baseDirs: string[], origins?: Map<string, string>): PluginSpec {
+/** The format that claims a folder entry; undefined for a file. A folder no format claims is an error saying so. */
+function formatOf(name: string, file: string, formats: readonly PluginPackageFormat[]): PluginPackageFormat | undefined {
+  if (!statSync(file, { throwIfNoEntry: false })?.isDirectory()) return undefined;
+  const format = formats.find((f) => f.claims(file));
+  if (!format) throw new PluginLoadError(name, `${file} is a folder, not a plugin module${formats.length ? ` nor a ${formats.map((f) => f.name).join(" or ")} plugin` : ""}`);
+  return format;
+}
+
+export function specFromEntry(entry: PluginEntry, baseDirs: string[], origins?: Map<string, string>, formats: readonly PluginPackageFormat[] = []): PluginSpec {
   if (typeof entry === "object" && !Array.isArray(entry)) {
     const plugin = entry as Plugin;
     return { from: `inline:${plugin.name}`, name: plugin.name, options: {}, load: async () => ({ exported: plugin }) };
@@ -171,6 +180,11 @@ export function specFromEntry(entry: PluginEntry, baseDirs: string[], origins?: 
       if (isLocalPath(name)) {
         file = name;
         if (!existsSync(file)) throw new PluginLoadError(name, `file not found: ${file}`);
+        const format = formatOf(name, file, formats);
+        if (format) {
+          const plugin = await format.load(file);
+          return { exported: plugin, dir: file, version: plugin.version };
+        }
       } else {
         for (const base of baseDirs) {
           for (const c of candidates(name)) {

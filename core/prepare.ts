@@ -15,6 +15,7 @@ import { pluginHookView, tapPluginObject, type DriverOptions } from "./plugin-dr
 import { instantiate, isDisabled, specFromEntry, type PluginSpec } from "./plugin-loader.js";
 import { kindCounts, type KindCounts } from "./kinds.js";
 import type { ConfigEnv, HostProblem, Plugin, PluginStatus } from "./plugin-types.js";
+import type { PluginPackageFormat } from "./contract.js";
 import type { CliCommand } from "./cli-types.js";
 import { addSecret } from "./redact.js";
 import { admitFolderSections } from "./trust-config.js";
@@ -119,7 +120,7 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
   owners = sectionOwners(state);
   const lenient = state.plugins.some((p) => p.status !== "loaded");
   const admitted = admitFolderSections(loaded.sections, (key) => owners.get(key)?.section, loaded.trust);
-  const sections = checkSections(admitted, owners, CORE_CONFIG_KEYS, lenient);
+  const sections = checkSections([...admitted, ...pluginSections(state, owners)], owners, CORE_CONFIG_KEYS, lenient);
   for (const o of sections.orphans) {
     if (o.optional) report({ kind: "config", level: "warning", message: `${o.file}: key "${o.key}" is not used by any loaded plugin; ignored` });
     else report({ kind: "config", message: `${o.file}: key "${o.key}" is not used by any loaded plugin (one that was disabled or failed may own it); ignored` });
@@ -201,11 +202,13 @@ export function trustPreparedFolder(prepared: PreparedHost): string {
 async function loadPlugins(state: PreparedState, options: CreateHostOptions): Promise<void> {
   const { loaded } = state;
   const disabled = loaded.config.disabledPlugins;
+  const formats = options.packageFormats ?? [];
+  const entries = [...(loaded.config.plugins ?? []), ...(options.plugins ?? []).map((e) => relativeTo(state.cwd, e)), ...(await installedPackages(state, formats))];
   const specs: PluginSpec[] = [
     ...(options.builtins ?? []).map(
       (b): PluginSpec => ({ from: "builtin", name: b.name, options: {}, load: async () => ({ exported: await b.load() }) }),
     ),
-    ...[...(loaded.config.plugins ?? []), ...(options.plugins ?? []).map((e) => relativeTo(state.cwd, e))].map((e) => specFromEntry(e, loaded.pluginBaseDirs, loaded.pluginOrigins)),
+    ...entries.map((e) => specFromEntry(e, loaded.pluginBaseDirs, loaded.pluginOrigins, formats)),
   ];
   const results = await Promise.all(
     specs.map(async (spec): Promise<PreparedPlugin> => {
@@ -240,6 +243,23 @@ async function loadPlugins(state: PreparedState, options: CreateHostOptions): Pr
   }
 }
 
+/** The folders of installed packages each format names (`PluginPackageFormat.installed`); a failing format is reported. */
+async function installedPackages(state: PreparedState, formats: readonly PluginPackageFormat[]): Promise<string[]> {
+  const { loaded } = state;
+  const where = { projectRoot: loaded.projectRoot, userConfigDir: loaded.userConfigDir, trusted: loaded.trust.trusted };
+  const lists = await Promise.all(
+    formats.map(async (f) => {
+      try {
+        return (await f.installed?.(where)) ?? [];
+      } catch (err) {
+        state.problems.push({ kind: "plugin", message: `Installed ${f.name} plugins were not loaded: ${sentence(errorMessage(err))}` });
+        return [];
+      }
+    }),
+  );
+  return lists.flat().filter((d) => typeof d === "string" && path.isAbsolute(d));
+}
+
 /** A path in `createHost({ plugins })` is relative to the host's cwd, as one in a config file is to that file. */
 function relativeTo(cwd: string, entry: PluginEntry): PluginEntry {
   const abs = (p: string) => (isLocalPath(p) ? path.resolve(cwd, p) : p);
@@ -263,6 +283,26 @@ function sectionOwners(state: PreparedState): Map<string, SectionOwner> {
     }
   }
   return owners;
+}
+
+/**
+ * The section entries plugins ship (`Plugin.sections`), after the config files: one that no loaded
+ * plugin owns, or that its owner's schema refuses, is reported and left out (the plugin's fault, not a
+ * config error of the user's).
+ */
+function pluginSections(state: PreparedState, owners: Map<string, SectionOwner>): { file: string; key: string; value: unknown }[] {
+  const out: { file: string; key: string; value: unknown }[] = [];
+  for (const p of state.plugins) {
+    if (p.status !== "loaded" || !p.plugin!.sections || typeof p.plugin!.sections !== "object") continue;
+    for (const [key, value] of Object.entries(p.plugin!.sections)) {
+      const owner = CORE_CONFIG_KEYS.includes(key) ? undefined : owners.get(key);
+      const parsed = owner?.section.schema.safeParse(value);
+      const problem = !parsed ? "no loaded plugin owns that key" : parsed.success ? undefined : describeIssue(zodIssues(parsed.error)[0]);
+      if (problem) state.problems.push({ kind: "plugin", plugin: p.name, message: `Plugin ${p.name}: its "${key}" entries were left out: ${problem}` });
+      else out.push({ file: `plugin ${p.name}`, key, value });
+    }
+  }
+  return out;
 }
 
 /** Why a whole config is invalid, or undefined: core's keys and every owned section. */
@@ -295,7 +335,14 @@ export function statusOf(p: PreparedPlugin, counts?: (plugin: string) => KindCou
     ...(p.version !== undefined ? { version: p.version } : {}),
     ...(p.dir !== undefined ? { dir: p.dir } : {}),
     ...(p.file !== undefined ? { file: p.file } : {}),
-    skillDirs: Object.freeze(base && p.plugin?.skillDirs ? p.plugin.skillDirs.map((d) => path.resolve(base, d)) : []),
+    skillDirs: folders(base, p.plugin?.skillDirs),
+    commandDirs: folders(base, p.plugin?.commandDirs),
     ...c,
   });
+}
+
+/** A plugin's folders, absolute: relative ones from its package folder (dropped without one). */
+function folders(base: string | undefined, dirs: readonly string[] | undefined): readonly string[] {
+  if (!Array.isArray(dirs)) return Object.freeze([]);
+  return Object.freeze(dirs.filter((d) => typeof d === "string" && (base || path.isAbsolute(d))).map((d) => (base ? path.resolve(base, d) : d)));
 }

@@ -2,10 +2,11 @@
 import { defineAppCommand } from "./_define.js";
 import { add, remove } from "./plugin-add.js";
 import pluginNew from "./plugin-new.js";
+import { claudePluginSubcommands } from "../builtins.js";
 
 export default defineAppCommand({
   name: "plugin",
-  description: "create, install and remove plugins: new, add, remove",
+  description: "create, add and remove npm plugins (new, add, remove); Claude Code plugins and marketplaces (marketplace, install, uninstall, enable, disable, list, update)",
   details: "agent plugins (plural) lists what is loaded.",
-  subcommands: [pluginNew, add, remove],
+  subcommands: [pluginNew, add, remove, ...claudePluginSubcommands],
 });

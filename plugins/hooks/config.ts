@@ -20,6 +20,8 @@ const HandlerSchema = z
     async: z.boolean().optional(),
     if: z.string().min(1).optional(),
     shell: z.string().optional(),
+    /** agent-host's own: variables set for this hook (a plugin's hooks get `CLAUDE_PLUGIN_ROOT` this way). */
+    env: z.record(z.string(), z.string()).optional(),
   })
   .refine((h) => h.type !== "command" || typeof h.command === "string", { message: 'a hook of type "command" needs a "command"', path: ["command"] });
 
@@ -54,6 +56,8 @@ export interface Handler {
   async: boolean;
   /** A permission rule a tool call must match (Claude Code's `if`). */
   if?: string;
+  /** Set for this hook's process, over the config's `env`. */
+  env?: Record<string, string>;
 }
 
 export interface Group {
@@ -116,6 +120,7 @@ export function planHooks(section: HooksSection | undefined, options: HooksConfi
           failClosed,
           async: h.async === true || (h as { asyncRewake?: unknown }).asyncRewake === true,
           ...(h.if ? { if: h.if } : {}),
+          ...(h.env ? { env: h.env } : {}),
         });
       });
       if (handlers.length) list.push({ matcher, handlers });

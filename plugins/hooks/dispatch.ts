@@ -77,7 +77,7 @@ export class Dispatcher {
     const env = { ...process.env, ...this.ctx.config.env, CLAUDE_PROJECT_DIR: root, AGENT_PROJECT_DIR: root };
     const runOne = async (h: Handler): Promise<Meaning> => {
       const timeoutMs = this.timeoutFor(event, h);
-      const run = await runCommandHook({ command: h.command, args: h.args, cwd: root, env, stdin, timeoutMs, processes: this.ctx.processes, signal: h.async ? undefined : o.signal, ...(this.ctx.sandbox.hooks ? { sandbox: this.ctx.sandbox } : {}) });
+      const run = await runCommandHook({ command: h.command, args: h.args, cwd: root, env: h.env ? { ...env, ...h.env } : env, stdin, timeoutMs, processes: this.ctx.processes, signal: h.async ? undefined : o.signal, ...(this.ctx.sandbox.hooks ? { sandbox: this.ctx.sandbox } : {}) });
       const meaning = this.settle(event, h, interpret(event, run, timeoutMs));
       this.ctx.audit({
         kind: "hook",

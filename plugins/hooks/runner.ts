@@ -61,9 +61,9 @@ class Capture {
   }
 }
 
-/** `${CLAUDE_PROJECT_DIR}` in exec form (no shell expands it there). */
+/** `${CLAUDE_PROJECT_DIR}` (and a plugin hook's `${CLAUDE_PLUGIN_ROOT}` …) in exec form (no shell expands it there). */
 function placeholders(s: string, env: NodeJS.ProcessEnv): string {
-  return s.replace(/\$\{(CLAUDE_PROJECT_DIR|AGENT_PROJECT_DIR)\}/g, (_m, name: string) => env[name] ?? "");
+  return s.replace(/\$\{(CLAUDE_PROJECT_DIR|AGENT_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|PLUGIN_ROOT|PLUGIN_DATA)\}/g, (_m, name: string) => env[name] ?? "");
 }
 
 /** The program and arguments of a hook: exec form as given, else the shell. */

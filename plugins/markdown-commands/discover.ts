@@ -11,10 +11,15 @@ import { parseCommandFile, type CommandFile } from "./frontmatter.js";
 
 export interface CommandRoot {
   dir: string;
-  scope: "project" | "user";
+  /** `plugin`: a plugin's `commandDirs` (installed by the user, so not the folder's to trust). */
+  scope: "project" | "user" | "plugin";
   dialect: Dialect;
   /** Shown as the command's source, e.g. `project:.claude/commands`. */
   label: string;
+  /** Put before every name with a `:` (a plugin's name: `/plugin:command`, as Claude Code shows them). */
+  prefix?: string;
+  /** `${NAME}` placeholders replaced in the body (a plugin's `${CLAUDE_PLUGIN_ROOT}`). */
+  vars?: Record<string, string>;
 }
 
 export interface FoundCommand {
@@ -44,6 +49,22 @@ export function commandRoots(o: { projectRoot: string; userConfigDir: string | u
   if (o.userConfigDir) roots.push({ dir: path.join(o.userConfigDir, "commands"), scope: "user", dialect: "agent", label: "user:config" });
   roots.push({ dir: path.join(o.home, ".claude", "commands"), scope: "user", dialect: "claude", label: "user:~/.claude/commands" });
   return roots;
+}
+
+/** The commands folders plugins ship (`commandDirs`), after the project's and the user's. */
+export function pluginCommandRoots(plugins: readonly { name: string; status: string; dir?: string; commandDirs?: readonly string[] }[]): CommandRoot[] {
+  return plugins.flatMap((p) =>
+    p.status !== "loaded"
+      ? []
+      : (p.commandDirs ?? []).map((dir): CommandRoot => ({
+          dir,
+          scope: "plugin",
+          dialect: "claude",
+          label: `plugin:${p.name}`,
+          prefix: p.name,
+          ...(p.dir ? { vars: { CLAUDE_PLUGIN_ROOT: p.dir, PLUGIN_ROOT: p.dir } } : {}),
+        })),
+  );
 }
 
 async function realDir(dir: string): Promise<string | undefined> {
@@ -79,7 +100,7 @@ export async function discoverCommands(roots: CommandRoot[]): Promise<Discovery>
     const files = (await glob("**/*.md", { cwd: root.dir, onlyFiles: true, followSymbolicLinks: true })).sort();
     for (const rel of files) {
       const file = path.join(root.dir, rel);
-      const name = rel.slice(0, -".md".length).split(/[\\/]/).join(":");
+      const name = [root.prefix, ...rel.slice(0, -".md".length).split(/[\\/]/)].filter(Boolean).join(":");
       if (!NAME_RE.test(name)) {
         out.problems.push({ path: file, message: `"${name}" is not a valid command name (letters, digits, _ - . : only, at most 64 characters)` });
         continue;

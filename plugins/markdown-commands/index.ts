@@ -11,7 +11,7 @@
  */
 import os from "node:os";
 import { definePlugin, type CommandDefinition, type ConfigEnv, type PluginContext } from "../../core/index.js";
-import { commandRoots, discoverCommands, type FoundCommand } from "./discover.js";
+import { commandRoots, discoverCommands, pluginCommandRoots, type FoundCommand } from "./discover.js";
 import { grantPart } from "./grant-part.js";
 import type { RunState } from "./run.js";
 
@@ -51,7 +51,7 @@ export default definePlugin({
     let state: Promise<RunState> | undefined;
     const runState = () => (state ??= import("./run.js").then((m) => m.newRunState()));
     ctx.hooks.registerCommands.tap("discover", async (registrar) => {
-      const roots = commandRoots({ projectRoot: ctx.workspace.root, userConfigDir: ctx.userConfigDir, home: os.homedir() });
+      const roots = [...commandRoots({ projectRoot: ctx.workspace.root, userConfigDir: ctx.userConfigDir, home: os.homedir() }), ...pluginCommandRoots(ctx.host.plugins)];
       const found = await discoverCommands(roots);
       for (const p of found.problems) ctx.report({ kind: "config", name: p.path, message: `Command file ${p.path} skipped: ${p.message}` });
       for (const s of found.shadowed) {

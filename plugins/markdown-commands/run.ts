@@ -65,9 +65,16 @@ export async function runMarkdownCommand(found: FoundCommand, args: string, cctx
   }
   const values = argumentValues(found.root.dialect, args, cmd.argumentNames, cctx.host.sessionId);
   const noShell = untrusted ? "this folder is not trusted (agent trust)" : undefined;
-  const { prompt, used } = await expandBody(cmd.body, { host: cctx.host, signal: cctx.signal, args: values, ...(noShell ? { noShell } : {}) });
+  const body = withVars(cmd.body, found.root.vars);
+  const { prompt, used } = await expandBody(body, { host: cctx.host, signal: cctx.signal, args: values, ...(noShell ? { noShell } : {}) });
   // As Claude Code does: arguments a body never mentions are appended rather than lost.
   const text = !used && args.trim() ? [prompt, `ARGUMENTS: ${args}`].filter(Boolean).join("\n\n") : prompt;
   if (!text.trim()) return { output: [...notes, `/${name} (${found.file}) gave an empty prompt; nothing was sent.`].join("\n") };
   return notes.length ? { prompt: text, output: notes.join("\n"), ...turnModel } : { prompt: text, ...turnModel };
+}
+
+/** `${NAME}` of the root's variables replaced (a plugin's `${CLAUDE_PLUGIN_ROOT}`), the rest left as written. */
+function withVars(body: string, vars: Record<string, string> | undefined): string {
+  if (!vars) return body;
+  return body.replace(/\$\{([A-Z_]+)\}/g, (whole, name: string) => vars[name] ?? whole);
 }

@@ -1,0 +1,36 @@
+/**
+ * The package format the CLI hands core (`createHost({ packageFormats })`): a plugin entry or
+ * `--plugin-dir` naming a Claude Code plugin folder or an Agent Plugins 1.0 package loads through it,
+ * and the installed plugins enabled for this project are added. An installed copy whose files no longer
+ * hash to what the lock recorded is not loaded, and says so: updates here are explicit and exact.
+ */
+import { defaultUserConfigDir, type PluginPackageFormat } from "../../core/index.js";
+import { enabledPlugins } from "./enabled.js";
+import { hashFolder } from "./hash.js";
+import { packageKind, readPackage } from "./package.js";
+import { dataDirOf, entryAt, insideCache, readLock } from "./store.js";
+import { toPlugin } from "./to-plugin.js";
+
+export function claudePluginFormat(options: { userConfigDir?: string } = {}): PluginPackageFormat {
+  const home = () => options.userConfigDir ?? defaultUserConfigDir();
+  return {
+    name: "Claude Code",
+    claims: (dir) => packageKind(dir) !== undefined,
+    async load(dir) {
+      const entry = entryAt(readLock(home()), dir);
+      if (!entry && insideCache(home(), dir)) throw new Error(`${dir} is in the plugin cache but not in the lock (${home()}/plugins/lock.json); install it again`);
+      if (entry) {
+        const now = hashFolder(dir);
+        if (now !== entry.sha256) {
+          throw new Error(`its files changed since install (sha256 ${now.slice(0, 12)}…, the lock has ${entry.sha256.slice(0, 12)}…); not loaded until \`agent plugin update ${entry.id}\` or a re-install`);
+        }
+      }
+      const pkg = readPackage(dir);
+      return toPlugin(pkg, { dataDir: dataDirOf(home(), entry?.id ?? `${pkg.name}@inline`), ...(entry?.userConfig ? { userConfig: entry.userConfig } : {}) });
+    },
+    async installed(where) {
+      if (!where.userConfigDir) return [];
+      return enabledPlugins(where.userConfigDir, where.projectRoot, where.trusted).map((e) => e.path);
+    },
+  };
+}
