@@ -12,7 +12,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { cleanEnv } from "../../helpers/cli.js";
-import { DIST_CLI, assertBuilt } from "../../helpers/paths.js";
+import path from "node:path";
+import { DIST_CLI, REPO_ROOT, assertBuilt } from "../../helpers/paths.js";
 import { cleanupTemp, tempProject, type TempProject } from "../../helpers/project.js";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -112,6 +113,25 @@ describe("agent mcp serve over stdio", () => {
     expect(resources.map((r) => r.uri)).toContain("skill://tidy/SKILL.md");
     const read = await client.readResource({ uri: "skill://tidy/SKILL.md" });
     expect(JSON.stringify(read.contents)).toContain("small functions");
+  });
+});
+
+describe("loop guard", () => {
+  test("a configured server that is agent-host serving is neither started nor served; other servers' tools are", async () => {
+    const memory = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+    const p = tempProject({
+      ".agentrc.json": {
+        mcpServers: {
+          self: { command: process.execPath, args: [DIST_CLI, "mcp", "serve"] },
+          mem: { command: process.execPath, args: [memory], env: { MEMORY_FILE_PATH: "memory.jsonl" } },
+        },
+      },
+    });
+    const client = await stdioClient(p);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("mcp__mem__read_graph");
+    expect(names.some((n) => n.startsWith("mcp__self__"))).toBe(false);
+    expect(names).toContain("read_file");
   });
 });
 
