@@ -73,6 +73,8 @@ describe("agent acp", () => {
 
     const created = await c.request("session/new", { cwd: project.dir, mcpServers: [] });
     const sessionId = created.result.sessionId as string;
+    expect((await c.request("session/new", { cwd: "relative/dir", mcpServers: [] })).error).toMatchObject({ code: -32602, message: expect.stringContaining("absolute path") });
+    expect((await c.request("session/new", { cwd: path.join(project.dir, "missing"), mcpServers: [] })).error).toMatchObject({ code: -32602, message: expect.stringContaining("is not a folder") });
     expect(created.result.modes).toMatchObject({ currentModeId: "default", availableModes: expect.arrayContaining([expect.objectContaining({ id: "plan" })]) });
 
     const done = await c.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write out.txt" }] });
