@@ -116,6 +116,23 @@ describe("agent mcp serve over stdio", () => {
   });
 });
 
+describe("progress and cancellation", () => {
+  test("an MCP server's progress reaches the client; a cancelled call ends aborted in the audit", async () => {
+    const everything = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    const p = tempProject({ ".agentrc.json": { mcpServers: { ev: { command: process.execPath, args: [everything, "stdio"] } }, permissions: { allow: ["mcp__ev__*"] } } });
+    const client = await stdioClient(p);
+    const progress: number[] = [];
+    const r = await client.callTool({ name: "mcp__ev__trigger-long-running-operation", arguments: { duration: 1, steps: 3 } }, undefined, { onprogress: (x) => progress.push(x.progress) });
+    expect(r.isError).toBeFalsy();
+    expect(progress).toEqual([1, 2, 3]);
+
+    const controller = new AbortController();
+    const cancelled = client.callTool({ name: "mcp__ev__trigger-long-running-operation", arguments: { duration: 30, steps: 30 } }, undefined, { signal: controller.signal, onprogress: () => controller.abort() });
+    await expect(cancelled).rejects.toThrow();
+    await vi.waitFor(() => expect(audit(p).find((x) => x.name === "mcp__ev__trigger-long-running-operation" && x.outcome === "aborted")).toBeDefined(), { timeout: 20_000 });
+  });
+});
+
 describe("loop guard", () => {
   test("a configured server that is agent-host serving is neither started nor served; other servers' tools are", async () => {
     const memory = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
