@@ -38,7 +38,7 @@ export async function runAcp(ctx: CliContext<Values>): Promise<number> {
     checkFolder(cwd);
     const session = new AcpSession(client, cwd, runOptions);
     const servers = mcpServersConfig(mcp);
-    session.attach(await ctx.openSessionHost({ cwd, askPermission: session.asker, ...(servers ? { config: { mcpServers: servers } as never } : {}) }));
+    session.attach(await ctx.openSessionHost({ cwd, askPermission: session.asker, plugins: [session.plugin()], ...(servers ? { config: { mcpServers: servers } as never } : {}) }));
     sessions.set(session.id, session);
     return session;
   };
