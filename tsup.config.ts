@@ -45,7 +45,7 @@ export default defineConfig({
   // files (every locale), ~20 ms of `agent tools` startup; bundled it is one chunk. Plugin authors
   // share this zod through `import { z } from "agent-host"` (and zod keeps its registry on globalThis).
   skipNodeModulesBundle: true,
-  noExternal: ["zod", "tapable"],
+  noExternal: ["zod", "tapable", /^@opentelemetry\//],
   // tapable too (~5 ms of CommonJS loading). It calls require("util"), so every chunk gets a `require`
   // (no source file may declare a top-level binding named `require`).
   banner: { js: 'import { createRequire as __agentCreateRequire } from "node:module"; const require = __agentCreateRequire(import.meta.url);' },

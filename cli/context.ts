@@ -131,9 +131,10 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
       return host;
     },
     async openSessionHost(options: CliSessionHostOptions = {}) {
-      const { cwd: folder, config, quiet = true, ...rest } = options;
+      const { cwd: folder, config, plugins = [], quiet = true, ...rest } = options;
       const merged = { ...(flags.flags && flagConfig(flags.flags)), ...config };
-      const p = await prepareHost({ cwd: folder ?? cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins, config: merged, plugins: flags.flags && flagPlugins(flags.flags) });
+      const extra = [...(flags.flags ? flagPlugins(flags.flags) : []), ...plugins];
+      const p = await prepareHost({ cwd: folder ?? cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins, config: merged, plugins: extra });
       const host = await p.open({ permissionMode: flags.permissionMode, signal: interrupt.signal, lazyTools: true, ...rest });
       sessionHosts.add(host);
       if (!quiet) for (const problem of host.problems) if (problem.level !== "warning") process.stderr.write(`agent: ${printableFor(process.stderr, redactString(problem.message))}\n`);

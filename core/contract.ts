@@ -532,6 +532,8 @@ export interface CliSessionHostOptions extends OpenHostOptions {
   cwd?: string;
   /** Config merged over the files and the command line's flags (e.g. an editor's MCP servers for its session). */
   config?: AgentConfig;
+  /** Plugins for this host only, applied after the config's (e.g. one that follows the session's calls). */
+  plugins?: PluginEntry[];
   /** Do not print startup problems and notices to stderr (default true: a server's stdout may be its protocol). */
   quiet?: boolean;
 }

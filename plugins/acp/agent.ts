@@ -1,4 +1,6 @@
 /** `agent acp`: the ACP agent on stdio, its sessions each a host opened like `agent run`'s. */
+import { statSync } from "node:fs";
+import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { agent, methods, ndJsonStream, PROTOCOL_VERSION, RequestError } from "@agentclientprotocol/sdk";
 import { AgentError, PERMISSION_MODES, hostVersion, type CliContext, type PermissionMode } from "../../core/index.js";
@@ -7,6 +9,18 @@ import { AcpSession } from "./session.js";
 import { replay } from "./replay.js";
 
 type Values = { model?: string; "max-turns"?: string };
+
+/** ACP's `cwd` is an absolute path to the session's folder: anything else is the client's mistake, said as such. */
+function checkFolder(cwd: unknown): void {
+  if (typeof cwd !== "string" || !path.isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, "cwd must be an absolute path");
+  let isDir = false;
+  try {
+    isDir = statSync(cwd).isDirectory();
+  } catch {
+    /* said below */
+  }
+  if (!isDir) throw RequestError.invalidParams({ cwd }, `cwd ${cwd} is not a folder`);
+}
 
 const MODE_NAMES: Record<PermissionMode, string> = { default: "Ask", plan: "Plan (read only)", acceptEdits: "Accept edits", bypass: "Bypass permissions" };
 
@@ -21,9 +35,10 @@ export async function runAcp(ctx: CliContext<Values>): Promise<number> {
     return s;
   };
   const open = async (client: AcpSession["client"], cwd: string, mcp: Parameters<typeof mcpServersConfig>[0]) => {
+    checkFolder(cwd);
     const session = new AcpSession(client, cwd, runOptions);
     const servers = mcpServersConfig(mcp);
-    session.attach(await ctx.openSessionHost({ cwd, askPermission: session.asker, ...(servers ? { config: { mcpServers: servers } as never } : {}) }));
+    session.attach(await ctx.openSessionHost({ cwd, askPermission: session.asker, plugins: [session.plugin()], ...(servers ? { config: { mcpServers: servers } as never } : {}) }));
     sessions.set(session.id, session);
     return session;
   };

@@ -3,8 +3,8 @@
  * editor as `session/update`, its "ask" questions put as `session/request_permission`, a prompt run as
  * the agent loop's run and its end as the ACP stop reason.
  */
-import type { AgentContext, ContentBlock, PermissionOption, RequestPermissionResponse, StopReason as AcpStopReason } from "@agentclientprotocol/sdk";
-import type { CliSessionHost, PermissionAnswer, PermissionAsker, PermissionRequest, RunResult } from "../../core/index.js";
+import type { AgentContext, ContentBlock, PermissionOption, RequestPermissionResponse, SessionUpdate, StopReason as AcpStopReason } from "@agentclientprotocol/sdk";
+import type { CliSessionHost, PermissionAnswer, PermissionAsker, PermissionRequest, Plugin, RunResult } from "../../core/index.js";
 import { titleOf, toolKind, toUpdate } from "./updates.js";
 
 const OPTIONS: PermissionOption[] = [
@@ -40,8 +40,29 @@ export class AcpSession {
     this.host = host;
     host.on((event) => {
       const update = toUpdate(event, host.cwd);
-      if (update) void this.client.notify("session/update", { sessionId: this.id, update }).catch(() => {});
+      if (!update) return;
+      if (event.type === "tool_end") this.addOutput(update, event.callId, event.error === undefined);
+      void this.client.notify("session/update", { sessionId: this.id, update }).catch(() => {});
     });
+  }
+
+  /** What a successful call returned, shown with its end in the editor (a failure shows its error already). */
+  private addOutput(update: SessionUpdate, callId: string, ok: boolean): void {
+    const output = this.outputs.get(callId);
+    this.outputs.delete(callId);
+    if (ok && output && update.sessionUpdate === "tool_call_update") update.content = [{ type: "content", content: { type: "text", text: output } }];
+  }
+
+  private readonly outputs = new Map<string, string>();
+
+  /** This session's own plugin: it keeps each call's output until the call's end is sent. */
+  plugin(): Plugin {
+    return {
+      name: "acp-session",
+      afterToolCall: (result) => {
+        this.outputs.set(result.callId, result.output);
+      },
+    };
   }
 
   /** The gate's questions, put to the editor; a grant or a plugin's question has nobody to answer here. */

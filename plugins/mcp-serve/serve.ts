@@ -1,12 +1,13 @@
 /** `agent mcp serve`: open the host with a permission asker that asks the clients, then serve it. */
-import { AgentError, type CliContext } from "../../core/index.js";
+import { AgentError, type CliContext, type PluginHost } from "../../core/index.js";
 import { PendingCalls } from "./asker.js";
+import { servesAgentHost } from "./loop-guard.js";
 import { registryServer } from "./registry-server.js";
 
 export async function runServe(ctx: CliContext<{ http?: string }>): Promise<number> {
   const listen = ctx.values.http === undefined ? undefined : parseListen(ctx.values.http);
   const pending = new PendingCalls();
-  const host = await ctx.openHost({ askPermission: pending.asker });
+  const host = await openServingHost(ctx, pending);
   host.on(pending.onEvent);
   if (listen) {
     const { serveHttp } = await import("./http.js");
@@ -18,6 +19,19 @@ export async function runServe(ctx: CliContext<{ http?: string }>): Promise<numb
   await server.connect(new StdioServerTransport());
   await closed;
   return 0;
+}
+
+/**
+ * The host to serve. A configured server that is agent-host serving is turned off for it (not started, not
+ * served): started, it would list its own servers, which may include this one, without end.
+ */
+async function openServingHost(ctx: CliContext<{ http?: string }>, pending: PendingCalls): Promise<PluginHost> {
+  const servers = ((await ctx.prepare()).config as { mcpServers?: Record<string, Record<string, unknown>> }).mcpServers ?? {};
+  const looped = Object.keys(servers).filter((name) => servesAgentHost(servers[name]));
+  if (!looped.length) return ctx.openHost({ askPermission: pending.asker });
+  for (const name of looped) ctx.warn(`agent mcp serve: MCP server "${name}" is agent-host serving (its command line has "mcp serve"): not started here, and not served again.`);
+  const off = Object.fromEntries(looped.map((name) => [name, { ...servers[name], disabled: true }]));
+  return ctx.openSessionHost({ askPermission: pending.asker, quiet: false, config: { mcpServers: off } as never });
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);

@@ -73,6 +73,8 @@ describe("agent acp", () => {
 
     const created = await c.request("session/new", { cwd: project.dir, mcpServers: [] });
     const sessionId = created.result.sessionId as string;
+    expect((await c.request("session/new", { cwd: "relative/dir", mcpServers: [] })).error).toMatchObject({ code: -32602, message: expect.stringContaining("absolute path") });
+    expect((await c.request("session/new", { cwd: path.join(project.dir, "missing"), mcpServers: [] })).error).toMatchObject({ code: -32602, message: expect.stringContaining("is not a folder") });
     expect(created.result.modes).toMatchObject({ currentModeId: "default", availableModes: expect.arrayContaining([expect.objectContaining({ id: "plan" })]) });
 
     const done = await c.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write out.txt" }] });
@@ -85,6 +87,8 @@ describe("agent acp", () => {
     const call = updates.find((u) => u.sessionUpdate === "tool_call");
     expect(call).toMatchObject({ toolCallId: "call_w1", kind: "edit", status: "pending", locations: [{ path: path.join(project.dir, "out.txt") }], content: [{ type: "diff", newText: "from acp\n" }] });
     expect(updates.filter((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "call_w1").map((u) => u.status)).toEqual(["in_progress", "completed"]);
+    // The call's output is shown with its end.
+    expect(updates.find((u) => u.toolCallId === "call_w1" && u.status === "completed").content).toEqual([{ type: "content", content: { type: "text", text: expect.stringContaining("out.txt") } }]);
     const text = updates.filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text).join("");
     expect(text).toContain("Wrote out.txt.");
     // The request for permission came after the tool call was announced, and the answer before the end.

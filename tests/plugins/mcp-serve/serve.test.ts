@@ -12,7 +12,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { cleanEnv } from "../../helpers/cli.js";
-import { DIST_CLI, assertBuilt } from "../../helpers/paths.js";
+import path from "node:path";
+import { DIST_CLI, REPO_ROOT, assertBuilt } from "../../helpers/paths.js";
 import { cleanupTemp, tempProject, type TempProject } from "../../helpers/project.js";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -112,6 +113,42 @@ describe("agent mcp serve over stdio", () => {
     expect(resources.map((r) => r.uri)).toContain("skill://tidy/SKILL.md");
     const read = await client.readResource({ uri: "skill://tidy/SKILL.md" });
     expect(JSON.stringify(read.contents)).toContain("small functions");
+  });
+});
+
+describe("progress and cancellation", () => {
+  test("an MCP server's progress reaches the client; a cancelled call ends aborted in the audit", async () => {
+    const everything = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    const p = tempProject({ ".agentrc.json": { mcpServers: { ev: { command: process.execPath, args: [everything, "stdio"] } }, permissions: { allow: ["mcp__ev__*"] } } });
+    const client = await stdioClient(p);
+    const progress: number[] = [];
+    const r = await client.callTool({ name: "mcp__ev__trigger-long-running-operation", arguments: { duration: 1, steps: 3 } }, undefined, { onprogress: (x) => progress.push(x.progress) });
+    expect(r.isError).toBeFalsy();
+    expect(progress).toEqual([1, 2, 3]);
+
+    const controller = new AbortController();
+    const cancelled = client.callTool({ name: "mcp__ev__trigger-long-running-operation", arguments: { duration: 30, steps: 30 } }, undefined, { signal: controller.signal, onprogress: () => controller.abort() });
+    await expect(cancelled).rejects.toThrow();
+    await vi.waitFor(() => expect(audit(p).find((x) => x.name === "mcp__ev__trigger-long-running-operation" && x.outcome === "aborted")).toBeDefined(), { timeout: 20_000 });
+  });
+});
+
+describe("loop guard", () => {
+  test("a configured server that is agent-host serving is neither started nor served; other servers' tools are", async () => {
+    const memory = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+    const p = tempProject({
+      ".agentrc.json": {
+        mcpServers: {
+          self: { command: process.execPath, args: [DIST_CLI, "mcp", "serve"] },
+          mem: { command: process.execPath, args: [memory], env: { MEMORY_FILE_PATH: "memory.jsonl" } },
+        },
+      },
+    });
+    const client = await stdioClient(p);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("mcp__mem__read_graph");
+    expect(names.some((n) => n.startsWith("mcp__self__"))).toBe(false);
+    expect(names).toContain("read_file");
   });
 });
 

@@ -29,7 +29,8 @@ async function otlpReceiver(): Promise<{ url: string; got: Received[] }> {
     let text = "";
     req.setEncoding("utf8").on("data", (d: string) => (text += d));
     req.on("end", () => {
-      got.push({ path: req.url ?? "", contentType: String(req.headers["content-type"]), body: JSON.parse(text) });
+      const contentType = String(req.headers["content-type"]);
+      got.push({ path: req.url ?? "", contentType, body: contentType.includes("json") ? JSON.parse(text) : text });
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
     });
   });
@@ -105,6 +106,17 @@ describe("telemetry export", () => {
     expect(args).toContain("pattern");
     expect(args).not.toContain(secret);
     expect(JSON.stringify(otlp.got)).not.toContain(secret);
+  });
+
+  test("http/protobuf sends every signal as protobuf", async () => {
+    const otlp = await otlpReceiver();
+    const { project } = await fakeOpenAiProject(script, { model: "openai:gpt-fake" });
+    const r = await run(project, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" });
+    expect(r.code, r.stderr).toBe(0);
+    expect(otlp.got.map((g) => g.path).sort()).toEqual(expect.arrayContaining(["/v1/logs", "/v1/metrics", "/v1/traces"]));
+    for (const g of otlp.got) expect(g.contentType).toBe("application/x-protobuf");
+    // The span names are strings in the protobuf bytes.
+    expect(otlp.got.filter((g) => g.path === "/v1/traces").map((g) => g.body).join("")).toContain("execute_tool read_file");
   });
 
   test("nothing is exported with no OTEL endpoint, or with OTEL_SDK_DISABLED=true", async () => {
