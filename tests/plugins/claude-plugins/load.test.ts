@@ -27,6 +27,8 @@ describe("a Claude Code plugin folder", () => {
     expect(result.prompt).toContain("Create a single git commit with the message: fix the parser");
     expect(result.prompt).toContain(`The plugin lives in ${COMMIT_TOOLS}.`);
     expect(host.skills.list().map((s) => s.name)).toContain("commit-style");
+    // Its agent is registered (nothing runs subagents yet; the warning below says so).
+    expect(host.agents.get("reviewer")).toMatchObject({ description: "Reviews a commit before it is made", tools: ["Read", "Grep"], prompt: "You review commits.", source: "plugin:commit-tools" });
     const warnings = host.problems.filter((p) => p.level === "warning").map((p) => p.message);
     expect(warnings).toContain("Plugin commit-tools: 1 agent(s) in agents/: not supported yet (subagents); not loaded");
     expect(warnings).toContain("Plugin commit-tools: output styles (output-styles/); not loaded");
