@@ -20,7 +20,7 @@ export interface PluginPlacement {
 
 /** Agents are registered (`host.agents`) but nothing runs a subagent yet: said until issue 22's `task` tool exists. */
 function agentsNote(pkg: PluginPackage): string | undefined {
-  return pkg.agentFiles.length ? `${pkg.agentFiles.length} agent(s) in agents/: not supported yet (subagents)` : undefined;
+  return pkg.agentFiles.length ? `${pkg.agentFiles.length} agent(s) in agents/: registered, but not supported yet (nothing runs subagents)` : undefined;
 }
 
 /** Every part that will not run, one line each (`agent plugin list`, `agent doctor`). */
@@ -51,7 +51,7 @@ export function toPlugin(pkg: PluginPackage, where: PluginPlacement): Plugin {
     setup(ctx) {
       // A `sensitive` userConfig value is a secret wherever it shows up (a server's command line, its output, the audit log).
       for (const [key, field] of Object.entries(pkg.userConfig)) if (field?.sensitive && options[key]) ctx.addSecret(options[key], `plugin ${pkg.name} userConfig.${key}`);
-      for (const note of notes) ctx.report({ kind: "plugin", level: "warning", name: pkg.name, message: `Plugin ${pkg.name}: ${note}; not loaded` });
+      for (const note of notes) ctx.report({ kind: "plugin", level: "warning", name: pkg.name, message: `Plugin ${pkg.name}: ${note}${note.includes("registered") ? "" : "; not loaded"}` });
       for (const problem of problems) ctx.report({ kind: "plugin", level: "warning", name: pkg.name, message: `Plugin ${pkg.name}: ${problem}` });
       for (const problem of pkg.problems) ctx.report({ kind: "plugin", name: pkg.name, message: `Plugin ${pkg.name}: ${problem}` });
     },

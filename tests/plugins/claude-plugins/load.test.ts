@@ -30,7 +30,7 @@ describe("a Claude Code plugin folder", () => {
     // Its agent is registered (nothing runs subagents yet; the warning below says so).
     expect(host.agents.get("reviewer")).toMatchObject({ description: "Reviews a commit before it is made", tools: ["Read", "Grep"], prompt: "You review commits.", source: "plugin:commit-tools" });
     const warnings = host.problems.filter((p) => p.level === "warning").map((p) => p.message);
-    expect(warnings).toContain("Plugin commit-tools: 1 agent(s) in agents/: not supported yet (subagents); not loaded");
+    expect(warnings).toContain("Plugin commit-tools: 1 agent(s) in agents/: registered, but not supported yet (nothing runs subagents)");
     expect(warnings).toContain("Plugin commit-tools: output styles (output-styles/); not loaded");
     expect(host.problems.filter((p) => p.level !== "warning")).toEqual([]);
   });
@@ -77,7 +77,7 @@ describe("--plugin-dir (Claude Code's flag)", () => {
     const call = await runCli([...flags, "--permission-mode", "bypass", "call", "mcp__plugin_portable-tools_calc__add", '{"a":20,"b":22}'], { cwd: project.dir, configHome: project.configHome });
     expect(call.stdout.trim()).toBe("42");
     const doctor = await runCli([...flags, "doctor"], { cwd: project.dir, configHome: project.configHome });
-    expect(doctor.stdout).toContain("Plugin commit-tools: 1 agent(s) in agents/: not supported yet (subagents); not loaded");
+    expect(doctor.stdout).toContain("Plugin commit-tools: 1 agent(s) in agents/: registered, but not supported yet (nothing runs subagents)");
     expect(doctor.stdout).toContain("Plugin portable-tools: client extension com.example.client/");
     const missing = await runCli(["--plugin-dir", path.join(project.dir, "nope"), "tools"], { cwd: project.dir, configHome: project.configHome });
     expect(missing.code).toBe(2);
