@@ -85,3 +85,21 @@ describe("--plugin-dir (Claude Code's flag)", () => {
     expect(existsSync(path.join(project.configHome, "plugins", "lock.json"))).toBe(false);
   });
 });
+
+describe("a plugin's hooks in a conversation", () => {
+  test("a SessionStart hook in the shape superpowers ships (a script under ${CLAUDE_PLUGIN_ROOT}, shell bash) gives the model its context", async () => {
+    const { scriptedProvider } = await import("../../../core/testing.js");
+    const { chmodSync } = await import("node:fs");
+    const project = tempProject({
+      "plug/.claude-plugin/plugin.json": { name: "starter", version: "6.2.0" },
+      "plug/hooks/hooks.json": { hooks: { SessionStart: [{ matcher: "startup|clear|compact", hooks: [{ type: "command", command: '"${CLAUDE_PLUGIN_ROOT}/hooks/session-start" go', shell: "bash", async: false }] }] } },
+      "plug/hooks/session-start": '#!/usr/bin/env bash\necho "starter says $1 from $CLAUDE_PLUGIN_ROOT"\n',
+    });
+    chmodSync(project.path("plug/hooks/session-start"), 0o755);
+    const model = scriptedProvider([{ text: "hello" }]);
+    const { host } = await pluginHost(project, { plugins: [project.path("plug"), { name: "scripted-model", providers: [model] }], config: { model: "scripted:test" } });
+    const result = await host.run("hi");
+    expect(result.ok).toBe(true);
+    expect(model.requests[0].system).toContain(`starter says go from ${project.path("plug")}`);
+  });
+});
