@@ -22,6 +22,20 @@ export function hashFolder(dir: string): string {
   return hash.digest("hex");
 }
 
+/**
+ * A cheap fingerprint of the files' metadata (path, size, mode, inode, modification and change times),
+ * no content read: when it is what it was when the content hash was last checked, the files are as they
+ * were then (any write changes the change time, which no one but the kernel sets).
+ */
+export function statFingerprint(dir: string): string {
+  const hash = createHash("sha256");
+  for (const rel of listFiles(dir)) {
+    const st = lstatSync(path.join(dir, rel), { bigint: true });
+    hash.update(`${rel}\0${st.size}\0${st.mode}\0${st.ino}\0${st.mtimeNs}\0${st.ctimeNs}\n`);
+  }
+  return hash.digest("hex");
+}
+
 /** Every file under `dir` (symlinks as files, not followed), relative, sorted. */
 export function listFiles(dir: string): string[] {
   const out: string[] = [];

@@ -37,7 +37,10 @@ export function readMarketplace(root: string): Marketplace {
   const data = readJsonObject(file);
   if (typeof data.name !== "string" || !NAME_RE.test(data.name)) throw new AgentError("E_CONFIG", `${file}: "name" must be a marketplace name (letters, digits, _ . -)`);
   if (!Array.isArray(data.plugins)) throw new AgentError("E_CONFIG", `${file}: "plugins" must be a list`);
-  const plugins = data.plugins.filter((p): p is MarketplaceEntry => isPlainObject(p) && typeof p.name === "string" && p.source !== undefined);
+  const bad = data.plugins.find((p) => !isPlainObject(p) || typeof p.name !== "string" || !NAME_RE.test(p.name) || p.source === undefined);
+  // A name becomes a folder of the cache: one that is not a plain name could lead anywhere.
+  if (bad !== undefined) throw new AgentError("E_CONFIG", `${file}: every plugin needs a "name" (letters, digits, _ . -) and a "source"; not ${JSON.stringify(bad).slice(0, 120)}`);
+  const plugins = data.plugins as MarketplaceEntry[];
   const meta = isPlainObject(data.metadata) ? data.metadata : {};
   const pluginRoot = typeof meta.pluginRoot === "string" ? path.resolve(root, meta.pluginRoot) : root;
   return { name: data.name, root, pluginRoot, plugins };

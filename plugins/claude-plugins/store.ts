@@ -50,6 +50,8 @@ export interface KnownMarketplace {
 export const pluginsHome = (home: string) => path.join(home, "plugins");
 export const lockFile = (home: string) => path.join(pluginsHome(home), "lock.json");
 export const marketplacesFile = (home: string) => path.join(pluginsHome(home), "marketplaces.json");
+/** Which installed copies were last found whole, by their files' metadata (format.ts): a cache, safe to delete. */
+export const verifiedFile = (home: string) => path.join(pluginsHome(home), "verified.json");
 export const cacheDir = (home: string) => path.join(pluginsHome(home), "cache");
 export const clonesDir = (home: string) => path.join(pluginsHome(home), "marketplaces");
 export const dataDirOf = (home: string, id: string) => path.join(pluginsHome(home), "data", id.replace(/[^a-zA-Z0-9_.-]/g, "-"));
@@ -110,4 +112,24 @@ export function entryAt(lock: Lock, dir: string): LockEntry | undefined {
 export function insideCache(home: string, dir: string): boolean {
   const rel = path.relative(cacheDir(home), path.resolve(dir));
   return !!rel && !rel.startsWith("..") && !path.isAbsolute(rel);
+}
+
+/** The metadata fingerprint of a copy whose content last hashed to `sha256`, if recorded. */
+export function verifiedFingerprint(home: string, id: string, sha256: string): string | undefined {
+  const entry = readJson(verifiedFile(home))[id];
+  return isPlainObject(entry) && entry.sha256 === sha256 && typeof entry.fingerprint === "string" ? entry.fingerprint : undefined;
+}
+
+export function recordVerified(home: string, id: string, sha256: string, fingerprint: string): void {
+  mkdirSync(pluginsHome(home), { recursive: true, mode: 0o700 });
+  updateFileLocked(verifiedFile(home), (current) => {
+    let all: Record<string, unknown> = {};
+    try {
+      all = current ? (JSON.parse(current) as Record<string, unknown>) : {};
+    } catch {
+      // a damaged cache is rebuilt
+    }
+    all[id] = { sha256, fingerprint };
+    return `${JSON.stringify(all, null, 2)}\n`;
+  });
 }

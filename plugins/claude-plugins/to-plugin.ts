@@ -8,6 +8,7 @@
 import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import type { Plugin } from "../../core/index.js";
+import { readAgents } from "./agents.js";
 import { isPlainObject, type PluginPackage } from "./package.js";
 
 export interface PluginPlacement {
@@ -17,9 +18,9 @@ export interface PluginPlacement {
   userConfig?: Record<string, string>;
 }
 
-/** Where subagent definitions will go once agent-host has subagents: the one place to hook them in. */
+/** Agents are registered (`host.agents`) but nothing runs a subagent yet: said until issue 22's `task` tool exists. */
 function agentsNote(pkg: PluginPackage): string | undefined {
-  return pkg.agentFiles.length ? `${pkg.agentFiles.length} agent(s) in agents/: not supported yet (subagents)` : undefined;
+  return pkg.agentFiles.length ? `${pkg.agentFiles.length} agent(s) in agents/: registered, but not supported yet (nothing runs subagents)` : undefined;
 }
 
 /** Every part that will not run, one line each (`agent plugin list`, `agent doctor`). */
@@ -39,16 +40,19 @@ export function toPlugin(pkg: PluginPackage, where: PluginPlacement): Plugin {
   const commandDirs = [...pkg.commandDirs, ...(pkg.commandFiles.length ? [linkFolder(where.dataDir, "commands", pkg.commandFiles)] : [])];
   const skillDirs = [...pkg.skillDirs, ...(pkg.skillFolders.length ? [linkFolder(where.dataDir, "skills", pkg.skillFolders)] : [])];
   const notes = notSupported(pkg);
+  const { agents, problems } = readAgents(pkg.name, pkg.agentFiles);
   return {
     name: pkg.name,
     ...(pkg.version ? { version: pkg.version } : {}),
+    agents,
     commandDirs,
     skillDirs,
     sections,
     setup(ctx) {
       // A `sensitive` userConfig value is a secret wherever it shows up (a server's command line, its output, the audit log).
       for (const [key, field] of Object.entries(pkg.userConfig)) if (field?.sensitive && options[key]) ctx.addSecret(options[key], `plugin ${pkg.name} userConfig.${key}`);
-      for (const note of notes) ctx.report({ kind: "plugin", level: "warning", name: pkg.name, message: `Plugin ${pkg.name}: ${note}; not loaded` });
+      for (const note of notes) ctx.report({ kind: "plugin", level: "warning", name: pkg.name, message: `Plugin ${pkg.name}: ${note}${note.includes("registered") ? "" : "; not loaded"}` });
+      for (const problem of problems) ctx.report({ kind: "plugin", level: "warning", name: pkg.name, message: `Plugin ${pkg.name}: ${problem}` });
       for (const problem of pkg.problems) ctx.report({ kind: "plugin", name: pkg.name, message: `Plugin ${pkg.name}: ${problem}` });
     },
   };

@@ -145,5 +145,21 @@ describe("a marketplace from a git URL (a local bare repository)", () => {
     expect(removed.stdout).toContain("Uninstalled server-tools@fixture-market.");
     expect(lockOf(project).plugins).toEqual({});
     expect(existsSync(path.join(project.configHome, "plugins", "marketplaces", "fixture-market"))).toBe(false);
+
+    // The bare repository named by its path is a git source too: cloned, not read in place.
+    const again = await agent(project, "plugin", "marketplace", "add", bare);
+    expect(again.stdout).toContain(`Added marketplace fixture-market (3 plugin(s)) from ${bare}.`);
+    const known = JSON.parse(readFileSync(path.join(project.configHome, "plugins", "marketplaces.json"), "utf8"));
+    expect(known["fixture-market"].source).toEqual({ source: "git", url: bare });
+  });
+
+  test("a marketplace whose plugin name could leave the cache is refused; a source that is neither folder nor git is a usage error", async () => {
+    const project = tempProject({ "evil/.claude-plugin/marketplace.json": { name: "evil", owner: { name: "x" }, plugins: [{ name: "../../escape", source: "./" }] } });
+    const evil = await agent(project, "plugin", "marketplace", "add", project.path("evil"));
+    expect(evil.code).toBe(2);
+    expect(evil.stderr).toContain('every plugin needs a "name" (letters, digits, _ . -)');
+    const neither = await agent(project, "plugin", "marketplace", "add", "./not here");
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain("is not a folder, a git URL or owner/repo");
   });
 });

@@ -27,8 +27,10 @@ describe("a Claude Code plugin folder", () => {
     expect(result.prompt).toContain("Create a single git commit with the message: fix the parser");
     expect(result.prompt).toContain(`The plugin lives in ${COMMIT_TOOLS}.`);
     expect(host.skills.list().map((s) => s.name)).toContain("commit-style");
+    // Its agent is registered (nothing runs subagents yet; the warning below says so).
+    expect(host.agents.get("reviewer")).toMatchObject({ description: "Reviews a commit before it is made", tools: ["Read", "Grep"], prompt: "You review commits.", source: "plugin:commit-tools" });
     const warnings = host.problems.filter((p) => p.level === "warning").map((p) => p.message);
-    expect(warnings).toContain("Plugin commit-tools: 1 agent(s) in agents/: not supported yet (subagents); not loaded");
+    expect(warnings).toContain("Plugin commit-tools: 1 agent(s) in agents/: registered, but not supported yet (nothing runs subagents)");
     expect(warnings).toContain("Plugin commit-tools: output styles (output-styles/); not loaded");
     expect(host.problems.filter((p) => p.level !== "warning")).toEqual([]);
   });
@@ -75,11 +77,29 @@ describe("--plugin-dir (Claude Code's flag)", () => {
     const call = await runCli([...flags, "--permission-mode", "bypass", "call", "mcp__plugin_portable-tools_calc__add", '{"a":20,"b":22}'], { cwd: project.dir, configHome: project.configHome });
     expect(call.stdout.trim()).toBe("42");
     const doctor = await runCli([...flags, "doctor"], { cwd: project.dir, configHome: project.configHome });
-    expect(doctor.stdout).toContain("Plugin commit-tools: 1 agent(s) in agents/: not supported yet (subagents); not loaded");
+    expect(doctor.stdout).toContain("Plugin commit-tools: 1 agent(s) in agents/: registered, but not supported yet (nothing runs subagents)");
     expect(doctor.stdout).toContain("Plugin portable-tools: client extension com.example.client/");
     const missing = await runCli(["--plugin-dir", path.join(project.dir, "nope"), "tools"], { cwd: project.dir, configHome: project.configHome });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("--plugin-dir");
     expect(existsSync(path.join(project.configHome, "plugins", "lock.json"))).toBe(false);
+  });
+});
+
+describe("a plugin's hooks in a conversation", () => {
+  test("a SessionStart hook in the shape superpowers ships (a script under ${CLAUDE_PLUGIN_ROOT}, shell bash) gives the model its context", async () => {
+    const { scriptedProvider } = await import("../../../core/testing.js");
+    const { chmodSync } = await import("node:fs");
+    const project = tempProject({
+      "plug/.claude-plugin/plugin.json": { name: "starter", version: "6.2.0" },
+      "plug/hooks/hooks.json": { hooks: { SessionStart: [{ matcher: "startup|clear|compact", hooks: [{ type: "command", command: '"${CLAUDE_PLUGIN_ROOT}/hooks/session-start" go', shell: "bash", async: false }] }] } },
+      "plug/hooks/session-start": '#!/usr/bin/env bash\necho "starter says $1 from $CLAUDE_PLUGIN_ROOT"\n',
+    });
+    chmodSync(project.path("plug/hooks/session-start"), 0o755);
+    const model = scriptedProvider([{ text: "hello" }]);
+    const { host } = await pluginHost(project, { plugins: [project.path("plug"), { name: "scripted-model", providers: [model] }], config: { model: "scripted:test" } });
+    const result = await host.run("hi");
+    expect(result.ok).toBe(true);
+    expect(model.requests[0].system).toContain(`starter says go from ${project.path("plug")}`);
   });
 });
