@@ -20,9 +20,10 @@ const KEY_NOTES: Record<string, string> = {
   includeCoAuthoredBy: "agent-host writes no commit trailers of its own",
   outputStyle: "agent-host has no output styles",
   apiKeyHelper: "providers read their keys from the environment or config providers.<name>.apiKey",
-  enabledPlugins: "Claude Code plugins are installed with agent plugin install",
-  extraKnownMarketplaces: "marketplaces are added with agent plugin marketplace add",
 };
+
+/** Keys core leaves alone that a built-in plugin reads itself (the Claude Code plugins plugin). */
+const READ_BY_PLUGINS = new Set(["enabledPlugins", "extraKnownMarketplaces"]);
 
 export interface UnsupportedFeature {
   feature: string;
@@ -34,7 +35,7 @@ export function unsupportedClaudeFeatures(host: PluginHost): UnsupportedFeature[
   const out: UnsupportedFeature[] = [];
   for (const o of host.configOrigins) {
     // Only Claude Code's settings files leave keys "ignored" (agent-host's own reject unknown keys).
-    if (!o.note?.startsWith("ignored") || o.key.startsWith("$")) continue;
+    if (!o.note?.startsWith("ignored") || o.key.startsWith("$") || READ_BY_PLUGINS.has(o.key)) continue;
     out.push({ feature: `setting ${o.key}`, where: o.file, note: KEY_NOTES[o.key] ?? "not supported in agent-host; ignored" });
   }
   const dotClaude = path.join(host.workspace.root, ".claude");

@@ -158,6 +158,7 @@ export async function readClaudeSettings(file: string, root: string, projectRoot
       out.managedRulesOnly = true;
       out.origins.push({ key, file, note: "applies in the managed settings file only" });
     }
+    else if (key === "enabledPlugins" || key === "extraKnownMarketplaces") out.origins.push({ key, file, note: "read by agent plugin (Claude Code plugins)" });
     else out.origins.push({ key, file, note: "ignored: it means nothing to agent-host" });
   }
   return out;
