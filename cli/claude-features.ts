@@ -22,9 +22,6 @@ const KEY_NOTES: Record<string, string> = {
   apiKeyHelper: "providers read their keys from the environment or config providers.<name>.apiKey",
 };
 
-/** Keys core leaves alone that a built-in plugin reads itself (the Claude Code plugins plugin). */
-const READ_BY_PLUGINS = new Set(["enabledPlugins", "extraKnownMarketplaces"]);
-
 export interface UnsupportedFeature {
   feature: string;
   where: string;
@@ -35,7 +32,7 @@ export function unsupportedClaudeFeatures(host: PluginHost): UnsupportedFeature[
   const out: UnsupportedFeature[] = [];
   for (const o of host.configOrigins) {
     // Only Claude Code's settings files leave keys "ignored" (agent-host's own reject unknown keys).
-    if (!o.note?.startsWith("ignored") || o.key.startsWith("$") || READ_BY_PLUGINS.has(o.key)) continue;
+    if (!o.note?.startsWith("ignored") || o.key.startsWith("$")) continue;
     out.push({ feature: `setting ${o.key}`, where: o.file, note: KEY_NOTES[o.key] ?? "not supported in agent-host; ignored" });
   }
   const dotClaude = path.join(host.workspace.root, ".claude");
