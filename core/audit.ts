@@ -46,6 +46,9 @@ export interface AuditRecord {
   error?: string;
   detail?: unknown;
   callId?: string;
+  /** The subagent that made the call, and the call that started it. */
+  agent?: string;
+  parentCallId?: string;
 }
 
 /** Logs with records waiting for their microtask; written on exit too (a `process.exit()` in between). */
@@ -289,6 +292,8 @@ export class AuditLog {
   private json(time: string, r: AuditRecord, payload: boolean, unserializable?: string): string {
     let out = `{"time":"${time}","session":${(this.sessionJson ??= str(this.sessionId))},"kind":${str(r.kind)},"source":${str(r.source)},"name":${str(r.name)}`;
     if (r.callId) out += `,"callId":${str(r.callId)}`;
+    if (r.agent) out += `,"agent":${str(r.agent)}`;
+    if (r.parentCallId) out += `,"parentCallId":${str(r.parentCallId)}`;
     if (payload && r.args !== undefined) {
       const args = this.argsJson(r.args);
       if (args !== undefined) out += `,"args":${args}`;

@@ -2,7 +2,7 @@
  * The stream of what happens in a session, for renderers, loggers and telemetry.
  * This is the user-facing layer; it is unrelated to the MCP transport.
  */
-import type { CallOutcome, Risk } from "./types.js";
+import type { CallAgentInfo, CallOutcome, Risk } from "./types.js";
 
 /**
  * Why a run stopped: the model finished (`end_turn`), the turn limit was hit (`max_turns`), the model's
@@ -19,7 +19,8 @@ export type AgentEvent =
   | { type: "turn_start"; turn: number; model: string }
   | { type: "text_delta"; text: string }
   | { type: "assistant_message"; text: string; toolCalls: { id: string; name: string; input: unknown }[] }
-  | { type: "tool_start"; callId: string; name: string; input: unknown; risk: Risk; source: string }
+  /** `agent`: the subagent that makes the call (absent for the main conversation's calls). */
+  | { type: "tool_start"; callId: string; name: string; input: unknown; risk: Risk; source: string; agent?: CallAgentInfo }
   | { type: "tool_progress"; callId: string; name: string; progress: number; total?: number; message?: string }
   | { type: "permission_request"; callId: string; name: string; subject?: string; suggestedRule: string }
   | { type: "permission_decision"; callId: string; name: string; decision: "allow" | "deny"; by: string }
@@ -32,6 +33,7 @@ export type AgentEvent =
       outputBytes: number;
       truncated: boolean;
       error?: string;
+      agent?: CallAgentInfo;
     }
   /** Token usage of one model turn, and the totals of the run so far. */
   | {

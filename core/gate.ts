@@ -18,7 +18,11 @@ import type { ToolEntry } from "./registry.js";
 import type { LazyValidator, Validation, Validator } from "./schema.js";
 import { closestNames } from "./suggest.js";
 import type { AgentEvent, AgentEventType } from "./events.js";
+import { modeDefault } from "./permissions.js";
 import type {
+  CallAgent,
+  CallAgentInfo,
+  Risk,
   CallOptions,
   CallOutcome,
   Logger,
@@ -64,6 +68,8 @@ interface CallRecord {
   started: number;
   decision?: "allow" | "deny";
   by?: string;
+  /** The subagent the call is made for. */
+  agent?: CallAgentInfo;
 }
 
 /**
@@ -156,6 +162,7 @@ export class Gate {
   async call(name: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const callId = options.callId ?? `call_${this.idPrefix}${(++this.calls).toString(36)}`;
     const rec: CallRecord = { tool: this.deps.tools.get(name), name, input, started: performance.now() };
+    if (options.agent) rec.agent = agentInfo(options.agent);
     const depth = callDepth.getStore() ?? 0;
     try {
       if (depth >= MAX_CALL_DEPTH) {
@@ -197,6 +204,12 @@ export class Gate {
     const name = rec.name;
     const tool = rec.tool;
 
+    const agent = options.agent;
+    if (agent?.tools && !agent.tools.includes(name)) {
+      rec.decision = "deny";
+      rec.by = `agent:${agent.name}`;
+      return this.fail(rec, callId, "denied", `Tool ${name} is not available to the ${agent.name} agent; its tools are: ${agent.tools.join(", ") || "(none)"}.`, "E_TOOL_DENIED");
+    }
     if (!tool) {
       const near = nearestNames(name, [...deps.tools.keys()]);
       return this.fail(rec, callId, "error", `Unknown tool "${name}".${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`, "E_TOOL_NOT_FOUND");
@@ -206,7 +219,8 @@ export class Gate {
     const unrecorded = deps.audit.refusal();
     if (unrecorded) return this.fail(rec, callId, "error", unrecorded, "E_AUDIT_UNAVAILABLE");
 
-    if (this.listening("tool_start")) deps.emit({ type: "tool_start", callId, name, input, risk: tool.risk, source: tool.source });
+    if (this.listening("tool_start")) deps.emit({ type: "tool_start", callId, name, input, risk: tool.risk, source: tool.source, ...(rec.agent ? { agent: rec.agent } : {}) });
+    if (rec.agent) this.permissions.agents.set(callId, rec.agent);
 
     // 1. Validate: a bad field goes back to the caller and nothing runs. (Awaited only while a JSON
     // Schema is still being compiled: each await costs every call a trip through the microtask queue.)
@@ -232,12 +246,18 @@ export class Gate {
     rec.decision = perm.decision;
     rec.by = perm.by;
     if (perm.decision === "deny") return this.fail(rec, callId, "denied", perm.message ?? "", "E_TOOL_DENIED");
+    const narrower = agent?.mode && narrowerModeDenies(agent.mode, this.mode, tool.risk, perm.by);
+    if (narrower) {
+      rec.decision = "deny";
+      rec.by = `mode:${agent.mode}`;
+      return this.fail(rec, callId, "denied", `Permission denied: ${name} (risk: ${tool.risk}) was not run because the ${agent.name} agent runs in ${agent.mode} mode, which does not allow it.`, "E_TOOL_DENIED");
+    }
 
     // 3. beforeToolCall: a plugin may deny, or rewrite (later handlers see the rewrite; it is validated
     // and decided again). Handlers are handed frozen copies, never the input that will run.
     let state: CallState | undefined; // built only for the hooks
     if (deps.hooks.beforeToolCall.isUsed()) {
-      state = new CallState(tool, args, callId, deps.sessionId);
+      state = new CallState(tool, args, callId, deps.sessionId, rec.agent);
       // A call stopped here is recorded with who denied it, or (an invalid rewrite) with no decision.
       rec.decision = undefined;
       rec.by = undefined;
@@ -367,7 +387,7 @@ export class Gate {
   /** 6. afterToolCall may transform the result (a promise only when someone tapped it). */
   private after(rec: CallRecord, tool: ToolEntry, args: unknown, state: CallState | undefined, result: ToolResult, outputBytes: number): ToolResult | Promise<ToolResult> {
     if (!this.deps.hooks.afterToolCall.isUsed()) return this.finish(rec, result, outputBytes);
-    return this.afterHooks(rec, tool, state ?? new CallState(tool, args, result.callId, this.deps.sessionId), result, outputBytes);
+    return this.afterHooks(rec, tool, state ?? new CallState(tool, args, result.callId, this.deps.sessionId, rec.agent), result, outputBytes);
   }
 
   /** The cap holds after the last handler too. */
@@ -397,6 +417,7 @@ export class Gate {
   private finish(rec: CallRecord, result: ToolResult, outputBytes: number): ToolResult {
     const durationMs = performance.now() - rec.started;
     result.durationMs = durationMs;
+    if (rec.agent) this.permissions.agents.delete(result.callId);
     const ok = result.ok;
     const truncated = result.truncated === true;
     // Queued: written (with other calls of this tick) by a microtask that runs before the caller sees `result`.
@@ -409,6 +430,7 @@ export class Gate {
     if (this.listening("tool_end")) {
       const end: AgentEvent = { type: "tool_end", callId: result.callId, name: rec.name, outcome: result.outcome, durationMs, outputBytes, truncated };
       if (!ok) end.error = result.output;
+      if (rec.agent) end.agent = rec.agent;
       this.deps.emit(end);
     }
     return result;
@@ -455,7 +477,26 @@ function callRecord(rec: CallRecord, callId: string, kind: "start" | "call", out
     outputBytes: undefined,
     truncated: undefined,
     error: undefined,
+    agent: rec.agent?.name,
+    parentCallId: rec.agent?.parentCallId,
   };
+}
+
+function agentInfo(agent: CallAgent): CallAgentInfo {
+  return Object.freeze(agent.parentCallId ? { name: agent.name, parentCallId: agent.parentCallId } : { name: agent.name });
+}
+
+const MODE_WIDTH: Record<PermissionMode, number> = { plan: 0, default: 1, acceptEdits: 2, bypass: 3 };
+
+/**
+ * Whether a subagent's mode, narrower than the session's, refuses a call the session's mode allowed:
+ * plan refuses every tool that is not read-only (as it does over allow rules); another narrower mode
+ * refuses what only the session's mode allowed. Denied, not asked: a narrower mode never adds questions.
+ */
+function narrowerModeDenies(agentMode: PermissionMode, sessionMode: PermissionMode, risk: Risk, by: string): boolean {
+  if (MODE_WIDTH[agentMode] >= MODE_WIDTH[sessionMode]) return false;
+  if (agentMode === "plan") return risk !== "read";
+  return by.startsWith("mode:") && modeDefault(agentMode, risk) !== "allow";
 }
 
 function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {

@@ -5,7 +5,7 @@
  * contract (contract.ts) and the hook table (hooks.ts) that both name them.
  */
 import type { ConfigTrust } from "./trust.js";
-import type { DeepReadonly, PermissionMode, RegisteredTool } from "./types.js";
+import type { CallAgentInfo, DeepReadonly, PermissionMode, RegisteredTool } from "./types.js";
 
 /**
  * The argument of a hook whose handlers' answers the host gathers (permission votes, prompt context,
@@ -178,6 +178,8 @@ export interface ToolCallInfo<I = unknown> {
   readonly input: DeepReadonly<I>;
   readonly callId: string;
   readonly sessionId: string;
+  /** The subagent that makes the call (a `task` tool's run); absent for the main conversation's calls. */
+  readonly agent?: CallAgentInfo;
 }
 
 /**

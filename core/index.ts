@@ -31,6 +31,8 @@ export type {
   CallOutcome,
   ToolResult,
   CallOptions,
+  CallAgent,
+  CallAgentInfo,
   PermissionAnswer,
   PermissionRequest,
   GrantRequest,
