@@ -72,6 +72,23 @@ export type AgentEvent =
       /** Tool results shortened (head and tail kept). */
       shortened: number;
     }
+  /**
+   * A subagent (`runDetached`) started, made a tool call (its own tool_start/tool_end carry `agent` too),
+   * or ended; `parentCallId` is the call that started it.
+   */
+  | {
+      type: "subagent";
+      phase: "start" | "tool" | "end";
+      agent: string;
+      parentCallId?: string;
+      model?: string;
+      tool?: { name: string; callId: string; outcome: CallOutcome };
+      reason?: StopReason;
+      turns?: number;
+      usage?: { inputTokens: number; outputTokens: number };
+      durationMs?: number;
+      error?: { code: string; message: string };
+    }
   | { type: "error"; code: string; message: string }
   | {
       type: "session_end";
