@@ -162,7 +162,13 @@ export class Gate {
   async call(name: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const callId = options.callId ?? `call_${this.idPrefix}${(++this.calls).toString(36)}`;
     const rec: CallRecord = { tool: this.deps.tools.get(name), name, input, started: performance.now() };
-    if (options.agent) rec.agent = agentInfo(options.agent);
+    const agent = options.agent;
+    if (agent) {
+      rec.agent = agentInfo(agent);
+      // Named in the permission step's views and question (removed when the call finishes).
+      this.permissions.agents.set(callId, rec.agent);
+      if (agent.tools && !agent.tools.includes(name)) return this.deny(rec, callId, `agent:${agent.name}`, `Tool ${name} is not available to the ${agent.name} agent; its tools are: ${agent.tools.join(", ") || "(none)"}.`);
+    }
     const depth = callDepth.getStore() ?? 0;
     try {
       if (depth >= MAX_CALL_DEPTH) {
@@ -201,15 +207,8 @@ export class Gate {
 
   private async run(rec: CallRecord, callId: string, input: unknown, options: CallOptions): Promise<ToolResult> {
     const { deps } = this;
-    const name = rec.name;
-    const tool = rec.tool;
+    const { name, tool } = rec;
 
-    const agent = options.agent;
-    if (agent?.tools && !agent.tools.includes(name)) {
-      rec.decision = "deny";
-      rec.by = `agent:${agent.name}`;
-      return this.fail(rec, callId, "denied", `Tool ${name} is not available to the ${agent.name} agent; its tools are: ${agent.tools.join(", ") || "(none)"}.`, "E_TOOL_DENIED");
-    }
     if (!tool) {
       const near = nearestNames(name, [...deps.tools.keys()]);
       return this.fail(rec, callId, "error", `Unknown tool "${name}".${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`, "E_TOOL_NOT_FOUND");
@@ -220,7 +219,6 @@ export class Gate {
     if (unrecorded) return this.fail(rec, callId, "error", unrecorded, "E_AUDIT_UNAVAILABLE");
 
     if (this.listening("tool_start")) deps.emit({ type: "tool_start", callId, name, input, risk: tool.risk, source: tool.source, ...(rec.agent ? { agent: rec.agent } : {}) });
-    if (rec.agent) this.permissions.agents.set(callId, rec.agent);
 
     // 1. Validate: a bad field goes back to the caller and nothing runs. (Awaited only while a JSON
     // Schema is still being compiled: each await costs every call a trip through the microtask queue.)
@@ -246,12 +244,7 @@ export class Gate {
     rec.decision = perm.decision;
     rec.by = perm.by;
     if (perm.decision === "deny") return this.fail(rec, callId, "denied", perm.message ?? "", "E_TOOL_DENIED");
-    const narrower = agent?.mode && narrowerModeDenies(agent.mode, this.mode, tool.risk, perm.by);
-    if (narrower) {
-      rec.decision = "deny";
-      rec.by = `mode:${agent.mode}`;
-      return this.fail(rec, callId, "denied", `Permission denied: ${name} (risk: ${tool.risk}) was not run because the ${agent.name} agent runs in ${agent.mode} mode, which does not allow it.`, "E_TOOL_DENIED");
-    }
+    if (options.agent?.mode && narrowerModeDenies(options.agent.mode, this.mode, tool.risk, perm.by)) return this.modeDenial(rec, callId, options.agent, tool);
 
     // 3. beforeToolCall: a plugin may deny, or rewrite (later handlers see the rewrite; it is validated
     // and decided again). Handlers are handed frozen copies, never the input that will run.
@@ -406,6 +399,18 @@ export class Gate {
       if (after.structured !== undefined) result.structured = after.structured;
     }
     return this.finish(rec, result, outputBytes);
+  }
+
+  /** A call refused by the gate itself (a subagent's tools or mode), recorded as denied by `by`. */
+  private deny(rec: CallRecord, callId: string, by: string, message: string): ToolResult {
+    rec.decision = "deny";
+    rec.by = by;
+    return this.fail(rec, callId, "denied", message, "E_TOOL_DENIED");
+  }
+
+  /** A subagent's call its narrower mode does not allow. */
+  private modeDenial(rec: CallRecord, callId: string, agent: CallAgent, tool: ToolEntry): ToolResult {
+    return this.deny(rec, callId, `mode:${agent.mode}`, `Permission denied: ${rec.name} (risk: ${tool.risk}) was not run because the ${agent.name} agent runs in ${agent.mode} mode, which does not allow it.`);
   }
 
   /** A call that ended without a result from the tool. */

@@ -245,10 +245,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
         gate.endTurn();
       }
     },
-    async runDetached(detached) {
-      const { runDetached } = await import("./detached-run.js");
-      return runDetached({ host, hooks }, detached);
-    },
+    runDetached: async (detached) => (await import("./detached-run.js")).runDetached({ host, hooks }, detached),
     close() {
       closed ??= (async () => {
         // The conversation ends while plugins and their processes are still up.
