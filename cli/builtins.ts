@@ -14,4 +14,5 @@ export const builtinPlugins: BuiltinPlugin[] = [
   { name: "skills", load: async () => (await import("../plugins/skills/index.js")).default },
   { name: "tool-search", load: async () => (await import("../plugins/tool-search/index.js")).default },
   { name: "hooks", load: async () => (await import("../plugins/hooks/index.js")).default },
+  { name: "agents", load: async () => (await import("../plugins/agents/index.js")).default },
 ];

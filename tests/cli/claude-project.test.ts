@@ -81,7 +81,7 @@ test("agent config shows which file each part came from; agent doctor warns abou
   const doctor = await runCli(["doctor"], { cwd: dir, env });
   expect(doctor.code).toBe(0);
   expect(doctor.stdout).toContain(`warn permissions.deny[3] "WebFetch" (from ${path.join(dir, ".claude/settings.json")}) names no registered tool, so it denies nothing`);
-  expect(doctor.stdout).toContain("warn hooks.SubagentStop: never fires in agent-host (there are no subagents); its hooks do not run");
+  expect(doctor.stdout).toContain("warn hooks.TeammateIdle: never fires in agent-host (there are no agent teams); its hooks do not run");
   // Warnings are doctor's: a plain command does not print them.
   expect((await runCli(["tools"], { cwd: dir, env })).stderr).toBe("");
 });

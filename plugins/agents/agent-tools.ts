@@ -1,0 +1,51 @@
+/**
+ * The tools a subagent gets: its `tools` list mapped to registered tools (Claude Code's names through the
+ * tools' aliases: `Read` is `read_file`, `Bash` is `run_command`; MCP tool names as they are), or the
+ * parent's tools when it has none, less its `disallowedTools`. The `task` tool only when listed by name.
+ * Names no tool has are returned as `missing` (Claude Code tools agent-host lacks: `WebSearch`…).
+ */
+import type { RegisteredAgent, RegisteredTool } from "../../core/index.js";
+
+export const TASK_TOOL = "task";
+
+export interface AgentTools {
+  tools: string[];
+  missing: string[];
+}
+
+/** `Bash(git log:*)` names `Bash`. */
+function bareName(entry: string): string {
+  const open = entry.indexOf("(");
+  return (open > 0 ? entry.slice(0, open) : entry).trim();
+}
+
+function lookup(all: readonly RegisteredTool[]): Map<string, string> {
+  const byName = new Map<string, string>();
+  for (const t of all) {
+    byName.set(t.name, t.name);
+    for (const alias of t.aliases ?? []) if (!byName.has(alias)) byName.set(alias, t.name);
+  }
+  return byName;
+}
+
+function resolve(entries: readonly string[], byName: Map<string, string>, missing: string[]): string[] {
+  const out: string[] = [];
+  for (const entry of entries) {
+    const name = bareName(entry);
+    const tool = byName.get(name) ?? (name.startsWith("mcp__") ? name : undefined);
+    if (tool) out.push(tool);
+    else missing.push(name);
+  }
+  return out;
+}
+
+export function agentTools(agent: RegisteredAgent, all: readonly RegisteredTool[]): AgentTools {
+  const byName = lookup(all);
+  const missing: string[] = [];
+  let tools: string[];
+  if (agent.meta?.readOnly === true) tools = all.filter((t) => t.risk === "read" && t.name !== TASK_TOOL).map((t) => t.name);
+  else if (agent.tools && !agent.tools.includes("*")) tools = resolve(agent.tools, byName, missing);
+  else tools = all.map((t) => t.name).filter((n) => n !== TASK_TOOL || agent.tools?.includes("*"));
+  const denied = new Set(resolve(agent.disallowedTools ?? [], byName, []));
+  return { tools: [...new Set(tools)].filter((t) => !denied.has(t)), missing };
+}
