@@ -13,6 +13,8 @@ export interface AgentRow {
   model: string;
   /** The tools it gets, as registered names. */
   tools: string[];
+  /** It names no tools: it gets the session's (less its disallowedTools). */
+  inheritsTools?: true;
   /** Names in its `tools` no registered tool has (Claude Code tools agent-host lacks). */
   missingTools?: string[];
   /** Set for a file that was skipped: why. */
@@ -31,6 +33,7 @@ export function agentRows(host: PluginHost): AgentRow[] {
       ...(a.path ? { path: a.path } : {}),
       model: a.model ?? "inherit",
       tools,
+      ...(!a.tools && a.meta?.readOnly !== true ? { inheritsTools: true as const } : {}),
       ...(missing.length ? { missingTools: missing } : {}),
     };
   });
@@ -42,7 +45,7 @@ export function agentRows(host: PluginHost): AgentRow[] {
 export function agentTable(rows: AgentRow[], table: (rows: string[][], head: string[]) => string): string {
   const agents = rows.filter((r) => !r.problem);
   const skipped = rows.filter((r) => r.problem);
-  const toolText = (r: AgentRow) => `${r.tools.join(", ") || "(none)"}${r.missingTools ? ` (not here: ${r.missingTools.join(", ")})` : ""}`;
+  const toolText = (r: AgentRow) => `${r.inheritsTools ? (r.tools.length === 0 ? "(none)" : "the session's") : r.tools.join(", ") || "(none)"}${r.missingTools ? ` (not here: ${r.missingTools.join(", ")})` : ""}`;
   const lines = [table(agents.map((r) => [r.name, r.source, r.model, cutText(toolText(r), 60), cutText(r.description.replace(/\s+/g, " "), 70)]), ["NAME", "SOURCE", "MODEL", "TOOLS", "DESCRIPTION"])];
   if (skipped.length) lines.push("", "Skipped:", ...skipped.map((r) => `  ${r.path}: ${r.problem}`));
   return lines.join("\n");
