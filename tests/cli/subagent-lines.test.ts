@@ -1,4 +1,4 @@
-/** The pretty renderer's tool lines: a subagent's call names its agent; the session's own calls do not. */
+/** The pretty renderer's tool lines and agent audit's table: a subagent's call names its agent; the session's own calls do not. */
 import { expect, test } from "vitest";
 import { toolLine } from "../../cli/render/pretty-lines.js";
 import { createStyle } from "../../cli/render/_style.js";
@@ -9,4 +9,10 @@ test("a subagent's tool line names the agent", () => {
   const s = createStyle(false);
   expect(toolLine({ ...end, agent: { name: "explore", parentCallId: "t" } }, undefined, s, 80)).toBe("✓   explore › read_file 3ms");
   expect(toolLine(end, undefined, s, 80)).toBe("✓ read_file 3ms");
+});
+
+test("agent audit names a subagent's calls under their agent", async () => {
+  const { nameCell } = await import("../../cli/commands/audit.js");
+  expect(nameCell({ kind: "call", name: "read_file", agent: "reviewer", parentCallId: "task_1" })).toBe("reviewer › read_file");
+  expect(nameCell({ kind: "call", name: "task" })).toBe("task");
 });
