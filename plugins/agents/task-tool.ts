@@ -11,6 +11,9 @@ import { resolveModel, systemPrompt, type DetachedRunResult, type PluginContext,
 import { agentTools, TASK_TOOL } from "./agent-tools.js";
 import { openSidechain } from "./sidechain.js";
 
+/** Model errors that mean the agent's own model cannot be used on this host at all (no key, refused key). */
+const NO_ACCESS = new Set(["E_MODEL_NO_KEY", "E_MODEL_AUTH"]);
+
 /** Subagents inside subagents: at most this deep. */
 export const MAX_NESTING = 2;
 const nesting = new AsyncLocalStorage<number>();
@@ -76,18 +79,28 @@ export function taskTool(ctx: PluginContext): ToolDefinition<TaskInput> {
 
 async function runAgent(ctx: PluginContext, agent: RegisteredAgent, input: TaskInput, call: ToolCallContext, tools: string[]) {
   const host = ctx.host;
-  const { model, notice } = agentModel(ctx, agent);
-  const sidechain = openSidechain(host.session.transcriptPath, { agent: agent.name, parentCallId: call.callId, description: input.description, model });
-  const result = await host.runDetached({
-    prompt: input.prompt,
-    system: await agentSystemPrompt(ctx, agent),
-    tools,
-    agent: { name: agent.name, parentCallId: call.callId, ...(agent.permissionMode ? { mode: agent.permissionMode } : {}) },
-    ...(model ? { model } : {}),
-    ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}),
-    signal: call.signal,
-    ...(sidechain ? { onMessage: (m) => sidechain.add(m) } : {}),
-  });
+  const chosen = agentModel(ctx, agent);
+  let notice = chosen.notice;
+  const sidechain = openSidechain(host.session.transcriptPath, { agent: agent.name, parentCallId: call.callId, description: input.description, model: chosen.model });
+  const system = await agentSystemPrompt(ctx, agent);
+  const run = (model: string | undefined) =>
+    host.runDetached({
+      prompt: input.prompt,
+      system,
+      tools,
+      agent: { name: agent.name, parentCallId: call.callId, ...(agent.permissionMode ? { mode: agent.permissionMode } : {}) },
+      ...(model ? { model } : {}),
+      ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}),
+      signal: call.signal,
+      ...(sidechain ? { onMessage: (m) => sidechain.add(m) } : {}),
+    });
+  let result = await run(chosen.model);
+  // A model of its own that this host has no key for (`model: sonnet` in a file written for Claude Code, on a
+  // host set up for another provider): refused before it did anything, so it runs on the session's instead.
+  if (chosen.model && result.reason === "error" && result.toolCalls === 0 && NO_ACCESS.has(result.error?.code ?? "")) {
+    notice = `(The ${agent.name} agent asks for model "${agent.model}", which could not be used here (${result.error!.message.split("\n")[0]}); it ran on the session's model.)`;
+    result = await run(undefined);
+  }
   const notes = [notice, endNotice(agent, result)].filter(Boolean);
   const usage = `[${agent.name} agent: ${result.turns} turn${result.turns === 1 ? "" : "s"}, ${result.toolCalls} tool call${result.toolCalls === 1 ? "" : "s"}, ${result.usage.inputTokens} input and ${result.usage.outputTokens} output tokens]`;
   const output = [result.text || "(the agent gave no answer)", ...notes, usage].join("\n\n");

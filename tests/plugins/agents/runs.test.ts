@@ -4,7 +4,7 @@
  * Agent(name) / Task(name) rules name the agent, and an agent's permissionMode narrows the session's.
  */
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
-import type { ModelProvider, ModelRequest, ModelStreamEvent } from "../../../core/index.js";
+import { ModelError, type ModelProvider, type ModelRequest, type ModelStreamEvent } from "../../../core/index.js";
 import { closeHosts } from "../../helpers/host.js";
 import { cleanupTemp, tempProject } from "../../helpers/project.js";
 import { agentFile, agentsHost } from "./helpers.js";
@@ -131,5 +131,28 @@ describe("running subagents", () => {
     expect(planner).toMatch(/^did plan/);
     await h.host.close();
     expect(h.audit().find((r) => r.kind === "call" && r.name === "write_file")).toMatchObject({ outcome: "denied", by: "mode:plan", agent: "planner" });
+  });
+
+  test("an agent's own model this host has no key for (a Claude Code file's model: sonnet) runs on the session's, saying so", async () => {
+    const project = tempProject({
+      ".agent/agents/keyless.md": agentFile({ name: "keyless", description: "Wants another model.", model: "claude:big" }, "Answer."),
+      ".agent/agents/unknown.md": agentFile({ name: "unknown", description: "Wants a provider nobody loaded.", model: "nowhere:x" }, "Answer."),
+    });
+    const claude: ModelProvider = {
+      name: "claude",
+      async *stream() {
+        throw new ModelError("E_MODEL_NO_KEY", "No API key for claude: set CLAUDE_KEY.", { provider: "claude" });
+      },
+    };
+    const model = modelOf((req) => {
+      const prompt = firstUser(req);
+      if (prompt === "parent") return req.messages.some((m) => m.role === "tool") ? { text: "end" } : { toolCalls: [task("k", "one", "keyless"), task("u", "two", "unknown")] };
+      return { text: `answered ${prompt} on the session's model` };
+    });
+    const h = await agentsHost({ model: "live:test" }, [], { project, plugins: [{ name: "live", providers: [model, claude] }] });
+    await h.host.run("parent");
+    const [keyless, unknown] = h.host.session.messages.filter((m) => m.role === "tool").map((m) => (m as { content: string }).content);
+    expect(keyless).toMatch(/^answered one on the session's model\n\n\(The keyless agent asks for model "claude:big", which could not be used here \(No API key for claude: set CLAUDE_KEY\.\); it ran on the session's model\.\)/);
+    expect(unknown).toMatch(/^answered two on the session's model\n\n\(The unknown agent asks for model "nowhere:x", which this host cannot run \(Unknown model provider "nowhere"/);
   });
 });
