@@ -28,6 +28,7 @@ describe("the task tool runs a subagent through the same gate", () => {
         permissions: { deny: ["Read(secret.txt)"] },
         hooks: {
           PreToolUse: [{ matcher: "Read", hooks: [{ type: "command", command: bash("record.sh", project.path("pre.log")) }] }],
+          SubagentStart: [{ matcher: "reviewer", hooks: [{ type: "command", command: bash("record.sh", project.path("start.log")) }] }],
           SubagentStop: [{ hooks: [{ type: "command", command: bash("record.sh", project.path("stop.log")) }] }],
         },
       },
@@ -69,7 +70,8 @@ describe("the task tool runs a subagent through the same gate", () => {
       ["Read", "reviewer", "task_1"],
       ["Read", "reviewer", "task_1"],
     ]);
-    // SubagentStop fired with its answer.
+    // SubagentStart (matched by the agent's name) and SubagentStop fired, the latter with its answer.
+    expect(readLog(project.path("start.log")).inputs).toEqual([expect.objectContaining({ hook_event_name: "SubagentStart", agent_type: "reviewer", agent_id: "task_1" })]);
     expect(readLog(project.path("stop.log")).inputs).toEqual([expect.objectContaining({ hook_event_name: "SubagentStop", agent_type: "reviewer", agent_id: "task_1", last_assistant_message: "a.txt looks fine." })]);
 
     await h.host.close();
