@@ -72,7 +72,8 @@ export function taskTool(ctx: PluginContext): ToolDefinition<TaskInput> {
       const { tools } = agentTools(agent, ctx.host.tools.list());
       const writes = tools.some((t) => ctx.host.tools.get(t)?.risk !== "read" && t !== TASK_TOOL);
       const start = () => nesting.run(depth + 1, () => runAgent(ctx, agent, input, call, tools));
-      return writes ? writers.run(start) : start();
+      // Inside a subagent the queue is its parent's to hold: waiting for it there would wait for ourselves.
+      return writes && depth === 0 ? writers.run(start) : start();
     },
   };
 }
