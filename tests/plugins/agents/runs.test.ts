@@ -155,4 +155,33 @@ describe("running subagents", () => {
     expect(keyless).toMatch(/^answered one on the session's model\n\n\(The keyless agent asks for model "claude:big", which could not be used here \(No API key for claude: set CLAUDE_KEY\.\); it ran on the session's model\.\)/);
     expect(unknown).toMatch(/^answered two on the session's model\n\n\(The unknown agent asks for model "nowhere:x", which this host cannot run \(Unknown model provider "nowhere"/);
   });
+
+  test("agents that can write run one at a time, and one started inside another does not wait for its parent", async () => {
+    const project = tempProject({
+      ".agent/agents/outer.md": agentFile({ name: "outer", description: "Writes, delegates.", tools: "Write, Task" }, "Outer."),
+      ".agent/agents/inner.md": agentFile({ name: "inner", description: "Writes.", tools: "Write" }, "Inner."),
+    });
+    let inFlight = 0;
+    let most = 0;
+    const model = modelOf(async (req) => {
+      const prompt = firstUser(req);
+      const done = req.messages.some((m) => m.role === "tool");
+      if (prompt === "parent") return done ? { text: "end" } : { toolCalls: [task("o1", "outer one", "outer"), task("o2", "outer two", "outer")] };
+      if (prompt.startsWith("outer")) {
+        if (!done) {
+          most = Math.max(most, ++inFlight);
+          return { toolCalls: [task(`i-${prompt}`, `inner of ${prompt}`, "inner")] };
+        }
+        inFlight--;
+        return { text: `${prompt} done` };
+      }
+      return { text: `${prompt} done` };
+    });
+    const h = await agentsHost({ model: "live:test" }, [], { project, plugins: [{ name: "live", providers: [model] }] });
+    await h.host.run("parent");
+    const answers = h.host.session.messages.filter((m) => m.role === "tool").map((m) => (m as { content: string }).content.split("\n")[0]);
+    expect(answers).toEqual(["outer one done", "outer two done"]);
+    // The two writing agents did not overlap.
+    expect(most).toBe(1);
+  });
 });
