@@ -7,6 +7,11 @@
 import type { RegisteredAgent, RegisteredTool } from "../../core/index.js";
 
 export const TASK_TOOL = "task";
+/**
+ * Never a subagent's: its requests carry every one of its tools in full (they do not pass the session's
+ * request hooks), so the tool-search plugin's `tool_search` would have nothing to load.
+ */
+const SESSION_ONLY = new Set(["tool_search"]);
 
 export interface AgentTools {
   tools: string[];
@@ -47,5 +52,5 @@ export function agentTools(agent: RegisteredAgent, all: readonly RegisteredTool[
   else if (agent.tools && !agent.tools.includes("*")) tools = resolve(agent.tools, byName, missing);
   else tools = all.map((t) => t.name).filter((n) => n !== TASK_TOOL || agent.tools?.includes("*"));
   const denied = new Set(resolve(agent.disallowedTools ?? [], byName, []));
-  return { tools: [...new Set(tools)].filter((t) => !denied.has(t)), missing };
+  return { tools: [...new Set(tools)].filter((t) => !denied.has(t) && !SESSION_ONLY.has(t)), missing };
 }

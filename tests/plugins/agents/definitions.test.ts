@@ -106,6 +106,10 @@ describe("discovery and listing", () => {
     const parents = agentTools(agent({ disallowedTools: ["Bash"] }), all).tools;
     expect(parents.sort()).toEqual(["edit_file", "grep", "list_files", "read_file", "write_file"]);
     expect(agentTools(agent({ tools: ["Read", "Task"] }), all).tools).toEqual(["read_file", "task"]);
+    // tool_search is the session's: a subagent's requests carry its tools in full.
+    const withSearch = [...all, { ...all[0], name: "tool_search", risk: "read" as const, aliases: [] }];
+    expect(agentTools(h.host.agents.get("explore")!, withSearch).tools).not.toContain("tool_search");
+    expect(agentTools(agent({}), withSearch).tools).not.toContain("tool_search");
   });
 
   test("agent agents --json (the built CLI)", async () => {
