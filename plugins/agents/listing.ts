@@ -24,7 +24,7 @@ export interface AgentRow {
 export function agentRows(host: PluginHost): AgentRow[] {
   const all = host.tools.list();
   const rows: AgentRow[] = host.agents.list().map((a) => {
-    const { tools, missing } = agentTools(a, all);
+    const { tools, missing } = agentTools(a, all, host.config.permissions?.deny ?? []);
     return {
       name: a.name,
       description: a.description,

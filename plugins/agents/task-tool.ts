@@ -69,7 +69,7 @@ export function taskTool(ctx: PluginContext): ToolDefinition<TaskInput> {
       if (!agent) throw new Error(`Unknown agent "${type}". Agents: ${ctx.host.agents.list().map((a) => a.name).join(", ") || "(none)"}.`);
       const depth = nesting.getStore() ?? 0;
       if (depth >= MAX_NESTING) throw new Error(`The ${agent.name} agent was not started: subagents nest at most ${MAX_NESTING} deep.`);
-      const { tools } = agentTools(agent, ctx.host.tools.list());
+      const { tools } = agentTools(agent, ctx.host.tools.list(), ctx.host.config.permissions?.deny ?? []);
       const writes = tools.some((t) => ctx.host.tools.get(t)?.risk !== "read" && t !== TASK_TOOL);
       const start = () => nesting.run(depth + 1, () => runAgent(ctx, agent, input, call, tools));
       // Inside a subagent the queue is its parent's to hold: waiting for it there would wait for ourselves.

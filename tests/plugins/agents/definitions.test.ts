@@ -106,6 +106,8 @@ describe("discovery and listing", () => {
     const parents = agentTools(agent({ disallowedTools: ["Bash"] }), all).tools;
     expect(parents.sort()).toEqual(["edit_file", "grep", "list_files", "read_file", "write_file"]);
     expect(agentTools(agent({ tools: ["Read", "Task"] }), all).tools).toEqual(["read_file", "task"]);
+    // What a deny rule takes away whole is never offered; a rule with a pattern leaves the tool (the gate judges each call).
+    expect(agentTools(agent({ tools: ["Read", "Bash", "Write"] }), all, ["Bash", "Write(secrets/**)"]).tools).toEqual(["read_file", "write_file"]);
     // tool_search is the session's: a subagent's requests carry its tools in full.
     const withSearch = [...all, { ...all[0], name: "tool_search", risk: "read" as const, aliases: [] }];
     expect(agentTools(h.host.agents.get("explore")!, withSearch).tools).not.toContain("tool_search");
