@@ -7,7 +7,7 @@
  * time. A `task` call inside a subagent nests at most MAX_NESTING deep.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { resolveModel, systemPrompt, type DetachedRunResult, type PluginContext, type RegisteredAgent, type ToolCallContext, type ToolDefinition } from "../../core/index.js";
+import { DEFAULT_MAX_TURNS, resolveModel, systemPrompt, type DetachedRunResult, type PluginContext, type RegisteredAgent, type ToolCallContext, type ToolDefinition } from "../../core/index.js";
 import { agentTools, TASK_TOOL } from "./agent-tools.js";
 import { openSidechain } from "./sidechain.js";
 
@@ -91,7 +91,7 @@ async function runAgent(ctx: PluginContext, agent: RegisteredAgent, input: TaskI
       tools,
       agent: { name: agent.name, parentCallId: call.callId, ...(agent.permissionMode ? { mode: agent.permissionMode } : {}) },
       ...(model ? { model } : {}),
-      ...(agent.maxTurns ? { maxTurns: agent.maxTurns } : {}),
+      maxTurns: turnBudget(ctx, agent),
       signal: call.signal,
       ...(sidechain ? { onMessage: (m) => sidechain.add(m) } : {}),
     });
@@ -110,6 +110,12 @@ async function runAgent(ctx: PluginContext, agent: RegisteredAgent, input: TaskI
     isError: result.reason === "error" || result.reason === "aborted",
     structured: { agent: agent.name, reason: result.reason, turns: result.turns, toolCalls: result.toolCalls, usage: result.usage, model: result.model, ...(sidechain ? { transcript: sidechain.file } : {}) },
   };
+}
+
+/** Its `maxTurns`, never more than the session's own budget (config `maxTurns`, else 50). */
+function turnBudget(ctx: PluginContext, agent: RegisteredAgent): number {
+  const session = ctx.host.config.maxTurns ?? DEFAULT_MAX_TURNS;
+  return Math.min(agent.maxTurns ?? session, session);
 }
 
 /** Why the agent stopped, when it did not simply finish. */

@@ -184,4 +184,16 @@ describe("running subagents", () => {
     // The two writing agents did not overlap.
     expect(most).toBe(1);
   });
+
+  test("an agent's maxTurns never goes past the session's budget (config maxTurns)", async () => {
+    const project = tempProject({ ".agent/agents/long.md": agentFile({ name: "long", description: "Long.", tools: "Read", maxTurns: "9" }, "Go on.") });
+    const model = modelOf((req) => {
+      if (firstUser(req) === "parent") return { toolCalls: [task("l", "long one", "long")] };
+      return { text: "still going", toolCalls: [{ id: `r${req.messages.length}`, name: "read_file", input: { path: "package.json" } }] };
+    });
+    const h = await agentsHost({ model: "live:test", maxTurns: 2 }, [], { project, plugins: [{ name: "live", providers: [model] }] });
+    await h.host.run("parent");
+    const [answer] = h.host.session.messages.filter((m) => m.role === "tool").map((m) => (m as { content: string }).content);
+    expect(answer).toMatch(/^still going\n\n\(The long agent reached its limit of 2 turns; this is what it had\.\)/);
+  });
 });
