@@ -19,6 +19,7 @@ export const builtinPlugins: BuiltinPlugin[] = [
   { name: "telemetry", load: async () => (await import("../plugins/telemetry/index.js")).default },
   { name: "acp", load: async () => (await import("../plugins/acp/index.js")).default },
   { name: "mcp-serve", load: async () => (await import("../plugins/mcp-serve/index.js")).default },
+  { name: "agents", load: async () => (await import("../plugins/agents/index.js")).default },
 ];
 
 /** Plugin packages that are not npm modules: Claude Code plugin folders and Agent Plugins 1.0 packages. */

@@ -9,7 +9,6 @@ import type { PluginHost } from "../core/index.js";
 
 /** What a folder of `.claude/` is for in Claude Code, when nothing here reads it. */
 const CLAUDE_FOLDERS: Record<string, string> = {
-  agents: "subagents (Markdown agent definitions): agent-host has no subagents yet",
   "output-styles": "output styles: agent-host has no output styles",
 };
 

@@ -48,6 +48,9 @@ export interface AuditRecord {
   callId?: string;
   /** Who asked for the call, when not the host's own loop or CLI (`CallOptions.caller`). */
   caller?: string;
+  /** The subagent that made the call, and the call that started it. */
+  agent?: string;
+  parentCallId?: string;
 }
 
 /** Logs with records waiting for their microtask; written on exit too (a `process.exit()` in between). */
@@ -292,6 +295,8 @@ export class AuditLog {
     let out = `{"time":"${time}","session":${(this.sessionJson ??= str(this.sessionId))},"kind":${str(r.kind)},"source":${str(r.source)},"name":${str(r.name)}`;
     if (r.callId) out += `,"callId":${str(r.callId)}`;
     if (r.caller) out += `,"caller":${str(r.caller)}`;
+    if (r.agent) out += `,"agent":${str(r.agent)}`;
+    if (r.parentCallId) out += `,"parentCallId":${str(r.parentCallId)}`;
     if (payload && r.args !== undefined) {
       const args = this.argsJson(r.args);
       if (args !== undefined) out += `,"args":${args}`;

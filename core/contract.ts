@@ -249,6 +249,43 @@ export interface RunOptions {
   idleTimeoutMs?: number;
 }
 
+/** A run apart from the session (`runDetached`): a subagent's. */
+export interface DetachedRunOptions {
+  /** The first user message. */
+  prompt: string;
+  /** The whole system prompt. */
+  system: string;
+  /** The tools offered to the model, and the only ones it may call. */
+  tools: readonly string[];
+  /** Who the calls are made for: named in the audit, events and hooks; `mode` narrows the session's. */
+  agent: { name: string; parentCallId?: string; mode?: PermissionMode };
+  /** `provider:model` or an alias; default the session's model. */
+  model?: string;
+  /** Model requests allowed; default config `maxTurns`, else 50. */
+  maxTurns?: number;
+  signal?: AbortSignal;
+  retry?: RunOptions["retry"];
+  idleTimeoutMs?: number;
+  /** Each message as it joins the run's conversation (for a transcript). */
+  onMessage?(message: ModelMessage): void;
+}
+
+/** What a detached run ended with; model failures are reported here, not thrown. */
+export interface DetachedRunResult {
+  reason: StopReason;
+  ok: boolean;
+  /** The text of the last assistant message. */
+  text: string;
+  model: string;
+  turns: number;
+  toolCalls: number;
+  usage: { inputTokens: number; outputTokens: number };
+  durationMs: number;
+  /** The run's whole conversation. */
+  messages: readonly ModelMessage[];
+  error?: { code: string; message: string };
+}
+
 /** What a run of the agent loop ended with. Model failures are reported here, not thrown. */
 export interface RunResult {
   reason: StopReason;
@@ -350,6 +387,12 @@ export interface PluginHost extends KindListings {
    * configured: `E_NO_MODEL`; unknown provider: `E_CONFIG`; a run already in progress: `E_USAGE`).
    */
   run(prompt: string, options?: RunOptions): Promise<RunResult>;
+  /**
+   * Run the model apart from the session (a subagent): a fresh conversation of `prompt` under `system`,
+   * only `tools`, every call through the gate made for `agent`. The session's messages, transcript and
+   * `running` state are untouched; several may run at once. Throws `AgentError` only for setup problems.
+   */
+  runDetached(options: DetachedRunOptions): Promise<DetachedRunResult>;
 }
 
 /** The programmatic host (what `createHost` returns): the plugin view plus what only its owner may do. */

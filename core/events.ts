@@ -2,7 +2,7 @@
  * The stream of what happens in a session, for renderers, loggers and telemetry.
  * This is the user-facing layer; it is unrelated to the MCP transport.
  */
-import type { CallOutcome, Risk } from "./types.js";
+import type { CallAgentInfo, CallOutcome, Risk } from "./types.js";
 
 /**
  * Why a run stopped: the model finished (`end_turn`), the turn limit was hit (`max_turns`), the model's
@@ -19,8 +19,8 @@ export type AgentEvent =
   | { type: "turn_start"; turn: number; model: string }
   | { type: "text_delta"; text: string }
   | { type: "assistant_message"; text: string; toolCalls: { id: string; name: string; input: unknown }[] }
-  /** `caller`: who asked for the call when not this host's loop or CLI (`CallOptions.caller`). */
-  | { type: "tool_start"; callId: string; name: string; input: unknown; risk: Risk; source: string; caller?: string }
+  /** `caller`: who asked for the call when not this host's loop or CLI (`CallOptions.caller`); `agent`: the subagent that makes the call (absent for the main conversation's calls). */
+  | { type: "tool_start"; callId: string; name: string; input: unknown; risk: Risk; source: string; caller?: string; agent?: CallAgentInfo }
   | { type: "tool_progress"; callId: string; name: string; progress: number; total?: number; message?: string }
   | { type: "permission_request"; callId: string; name: string; subject?: string; suggestedRule: string }
   | { type: "permission_decision"; callId: string; name: string; decision: "allow" | "deny"; by: string }
@@ -36,6 +36,7 @@ export type AgentEvent =
       /** The permission decision and what made it (a rule, the mode, the user); absent when the call ended before one. */
       decision?: "allow" | "deny";
       by?: string;
+      agent?: CallAgentInfo;
     }
   /** Token usage of one model turn, and the totals of the run so far. */
   | {
@@ -73,6 +74,23 @@ export type AgentEvent =
       summarized: number;
       /** Tool results shortened (head and tail kept). */
       shortened: number;
+    }
+  /**
+   * A subagent (`runDetached`) started, made a tool call (its own tool_start/tool_end carry `agent` too),
+   * or ended; `parentCallId` is the call that started it.
+   */
+  | {
+      type: "subagent";
+      phase: "start" | "tool" | "end";
+      agent: string;
+      parentCallId?: string;
+      model?: string;
+      tool?: { name: string; callId: string; outcome: CallOutcome };
+      reason?: StopReason;
+      turns?: number;
+      usage?: { inputTokens: number; outputTokens: number };
+      durationMs?: number;
+      error?: { code: string; message: string };
     }
   | { type: "error"; code: string; message: string }
   | {

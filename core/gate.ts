@@ -18,7 +18,11 @@ import type { ToolEntry } from "./registry.js";
 import type { LazyValidator, Validation, Validator } from "./schema.js";
 import { closestNames } from "./suggest.js";
 import type { AgentEvent, AgentEventType } from "./events.js";
+import { modeDefault } from "./permissions.js";
 import type {
+  CallAgent,
+  CallAgentInfo,
+  Risk,
   CallOptions,
   CallOutcome,
   Logger,
@@ -66,6 +70,8 @@ interface CallRecord {
   decision?: "allow" | "deny";
   by?: string;
   caller: string | undefined;
+  /** The subagent the call is made for. */
+  agent?: CallAgentInfo;
 }
 
 /**
@@ -168,6 +174,13 @@ export class Gate {
   async call(name: string, input: unknown, options: CallOptions = {}): Promise<ToolResult> {
     const callId = options.callId ?? `call_${this.idPrefix}${(++this.calls).toString(36)}`;
     const rec: CallRecord = { tool: this.deps.tools.get(name), name, input, started: performance.now(), caller: options.caller };
+    const agent = options.agent;
+    if (agent) {
+      rec.agent = agentInfo(agent);
+      // Named in the permission step's views and question (removed when the call finishes).
+      this.permissions.agents.set(callId, rec.agent);
+      if (agent.tools && !agent.tools.includes(name)) return this.deny(rec, callId, `agent:${agent.name}`, `Tool ${name} is not available to the ${agent.name} agent; its tools are: ${agent.tools.join(", ") || "(none)"}.`);
+    }
     const depth = callDepth.getStore() ?? 0;
     try {
       if (depth >= MAX_CALL_DEPTH) {
@@ -206,8 +219,7 @@ export class Gate {
 
   private async run(rec: CallRecord, callId: string, input: unknown, options: CallOptions): Promise<ToolResult> {
     const { deps } = this;
-    const name = rec.name;
-    const tool = rec.tool;
+    const { name, tool } = rec;
 
     if (!tool) {
       const near = nearestNames(name, [...deps.tools.keys()]);
@@ -244,12 +256,13 @@ export class Gate {
     rec.decision = perm.decision;
     rec.by = perm.by;
     if (perm.decision === "deny") return this.fail(rec, callId, "denied", perm.message ?? "", "E_TOOL_DENIED");
+    if (options.agent?.mode && narrowerModeDenies(options.agent.mode, this.mode, tool.risk, perm.by)) return this.modeDenial(rec, callId, options.agent, tool);
 
     // 3. beforeToolCall: a plugin may deny, or rewrite (later handlers see the rewrite; it is validated
     // and decided again). Handlers are handed frozen copies, never the input that will run.
     let state: CallState | undefined; // built only for the hooks
     if (deps.hooks.beforeToolCall.isUsed()) {
-      state = new CallState(tool, args, callId, deps.sessionId);
+      state = new CallState(tool, args, callId, deps.sessionId, rec.agent);
       // A call stopped here is recorded with who denied it, or (an invalid rewrite) with no decision.
       rec.decision = undefined;
       rec.by = undefined;
@@ -379,7 +392,7 @@ export class Gate {
   /** 6. afterToolCall may transform the result (a promise only when someone tapped it). */
   private after(rec: CallRecord, tool: ToolEntry, args: unknown, state: CallState | undefined, result: ToolResult, outputBytes: number): ToolResult | Promise<ToolResult> {
     if (!this.deps.hooks.afterToolCall.isUsed()) return this.finish(rec, result, outputBytes);
-    return this.afterHooks(rec, tool, state ?? new CallState(tool, args, result.callId, this.deps.sessionId), result, outputBytes);
+    return this.afterHooks(rec, tool, state ?? new CallState(tool, args, result.callId, this.deps.sessionId, rec.agent), result, outputBytes);
   }
 
   /** The cap holds after the last handler too. */
@@ -400,6 +413,18 @@ export class Gate {
     return this.finish(rec, result, outputBytes);
   }
 
+  /** A call refused by the gate itself (a subagent's tools or mode), recorded as denied by `by`. */
+  private deny(rec: CallRecord, callId: string, by: string, message: string): ToolResult {
+    rec.decision = "deny";
+    rec.by = by;
+    return this.fail(rec, callId, "denied", message, "E_TOOL_DENIED");
+  }
+
+  /** A subagent's call its narrower mode does not allow. */
+  private modeDenial(rec: CallRecord, callId: string, agent: CallAgent, tool: ToolEntry): ToolResult {
+    return this.deny(rec, callId, `mode:${agent.mode}`, `Permission denied: ${rec.name} (risk: ${tool.risk}) was not run because the ${agent.name} agent runs in ${agent.mode} mode, which does not allow it.`);
+  }
+
   /** A call that ended without a result from the tool. */
   private fail(rec: CallRecord, callId: string, outcome: CallOutcome, output: string, code: string): ToolResult {
     return this.finish(rec, { ok: false, outcome, output, durationMs: 0, callId, error: { code, message: output } }, Buffer.byteLength(output));
@@ -409,6 +434,7 @@ export class Gate {
   private finish(rec: CallRecord, result: ToolResult, outputBytes: number): ToolResult {
     const durationMs = performance.now() - rec.started;
     result.durationMs = durationMs;
+    if (rec.agent) this.permissions.agents.delete(result.callId);
     const ok = result.ok;
     const truncated = result.truncated === true;
     // Queued: written (with other calls of this tick) by a microtask that runs before the caller sees `result`.
@@ -423,6 +449,7 @@ export class Gate {
       if (!ok) end.error = result.output;
       if (rec.decision) end.decision = rec.decision;
       if (rec.by) end.by = rec.by;
+      if (rec.agent) end.agent = rec.agent;
       this.deps.emit(end);
     }
     return result;
@@ -457,6 +484,7 @@ export class Gate {
 function startEvent(rec: CallRecord, tool: ToolEntry, callId: string, input: unknown): AgentEvent {
   const start: AgentEvent = { type: "tool_start", callId, name: rec.name, input, risk: tool.risk, source: tool.source };
   if (rec.caller !== undefined) start.caller = rec.caller;
+  if (rec.agent) start.agent = rec.agent;
   return start;
 }
 
@@ -476,7 +504,26 @@ function callRecord(rec: CallRecord, callId: string, kind: "start" | "call", out
     truncated: undefined,
     error: undefined,
     caller: rec.caller,
+    agent: rec.agent?.name,
+    parentCallId: rec.agent?.parentCallId,
   };
+}
+
+function agentInfo(agent: CallAgent): CallAgentInfo {
+  return Object.freeze(agent.parentCallId ? { name: agent.name, parentCallId: agent.parentCallId } : { name: agent.name });
+}
+
+const MODE_WIDTH: Record<PermissionMode, number> = { plan: 0, default: 1, acceptEdits: 2, bypass: 3 };
+
+/**
+ * Whether a subagent's mode, narrower than the session's, refuses a call the session's mode allowed:
+ * plan refuses every tool that is not read-only (as it does over allow rules); another narrower mode
+ * refuses what only the session's mode allowed. Denied, not asked: a narrower mode never adds questions.
+ */
+function narrowerModeDenies(agentMode: PermissionMode, sessionMode: PermissionMode, risk: Risk, by: string): boolean {
+  if (MODE_WIDTH[agentMode] >= MODE_WIDTH[sessionMode]) return false;
+  if (agentMode === "plan") return risk !== "read";
+  return by.startsWith("mode:") && modeDefault(agentMode, risk) !== "allow";
 }
 
 function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {

@@ -122,6 +122,8 @@ export const ADAPTERS: Adapters = {
     },
     fail: () => undefined,
   },
+  subagentStart: passThrough(),
+  subagentStop: passThrough(),
   sessionEnd: passThrough(),
   shutdown: passThrough(),
 };

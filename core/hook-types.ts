@@ -5,7 +5,8 @@
  * contract (contract.ts) and the hook table (hooks.ts) that both name them.
  */
 import type { ConfigTrust } from "./trust.js";
-import type { DeepReadonly, PermissionMode, RegisteredTool } from "./types.js";
+import type { StopReason } from "./events.js";
+import type { CallAgentInfo, DeepReadonly, PermissionMode, RegisteredTool } from "./types.js";
 
 /**
  * The argument of a hook whose handlers' answers the host gathers (permission votes, prompt context,
@@ -58,6 +59,26 @@ export interface SessionEndInfo {
   readonly reason: "clear" | "close";
   readonly cwd: string;
   readonly mode: PermissionMode;
+}
+
+/** A subagent starts (`runDetached`): who, for which call, on which model. */
+export interface SubagentStartInfo {
+  readonly sessionId: string;
+  /** The agent's name (its `subagent_type`). */
+  readonly agent: string;
+  /** The call that started it (the `task` call). */
+  readonly parentCallId?: string;
+  readonly model: string;
+  readonly cwd: string;
+}
+
+/** A subagent finished: how, after how many turns, with what answer. */
+export interface SubagentStopInfo extends SubagentStartInfo {
+  readonly reason: StopReason;
+  /** Its last answer (what the caller gets). */
+  readonly text: string;
+  readonly turns: number;
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
 }
 
 /** A prompt about to be sent: the user's text as typed, before it reaches the conversation. */
@@ -178,6 +199,8 @@ export interface ToolCallInfo<I = unknown> {
   readonly input: DeepReadonly<I>;
   readonly callId: string;
   readonly sessionId: string;
+  /** The subagent that makes the call (a `task` tool's run); absent for the main conversation's calls. */
+  readonly agent?: CallAgentInfo;
 }
 
 /**

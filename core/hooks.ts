@@ -29,6 +29,8 @@ import type {
   SessionStartResult,
   StopDecision,
   StopInfo,
+  SubagentStartInfo,
+  SubagentStopInfo,
   ToolCallInfo,
   ToolCallState,
   UserPromptDecision,
@@ -69,6 +71,10 @@ export const HOOKS = Object.freeze({
   afterToolCall: new WaterfallHook<[ToolResult, ToolCallState], [ToolResult, ToolCallInfo], ToolResult, [DeepReadonly<ToolResult>, ToolCallInfo]>({ args: ["result", "call"], failure: "skip", timeout: "call" }),
   /** AsyncSeries(stop): the model finished its answer; `{ continue: why }` makes the run go on (bounded), with that message for the model. */
   stop: new SeriesHook<[Collector<StopInfo>], [StopInfo], StopDecision>({ args: ["stop"], failure: "skip", timeout: "call" }),
+  /** AsyncParallel(subagent): a subagent (`runDetached`, the `task` tool) starts its own conversation. */
+  subagentStart: new ParallelHook<[SubagentStartInfo]>({ args: ["subagent"], failure: "skip", timeout: "call" }),
+  /** AsyncParallel(subagent): a subagent finished (its answer, reason, turns and usage); the caller gets its result after this. */
+  subagentStop: new ParallelHook<[SubagentStopInfo]>({ args: ["subagent"], failure: "skip", timeout: "call" }),
   /** AsyncSeries(compaction): before the conversation is compacted; `{ block: why }` keeps it as it is. */
   preCompact: new SeriesHook<[Collector<CompactInfo>], [CompactInfo], CompactDecision>({ args: ["compaction"], failure: "skip", timeout: "call" }),
   /** Sync(event): every AgentEvent, frozen, for renderers, loggers and telemetry. */

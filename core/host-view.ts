@@ -131,6 +131,7 @@ export function pluginHostView(host: Host): PluginHost {
     emit: (event) => host.emit(event),
     session: host.session,
     run: (prompt, options) => host.run(prompt, options),
+    runDetached: (options) => host.runDetached(options),
   };
   Object.defineProperty(view, HOST_KEY, { value: key });
   Object.freeze(view);

@@ -248,6 +248,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
         gate.endTurn();
       }
     },
+    runDetached: async (detached) => (await import("./detached-run.js")).runDetached({ host, hooks }, detached),
     close() {
       closed ??= (async () => {
         // The conversation ends while plugins and their processes are still up.

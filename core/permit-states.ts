@@ -9,7 +9,7 @@ import type { PermissionCheck, PermissionPromptInfo } from "./hook-types.js";
 import { describeValue } from "./hook-adapters.js";
 import type { Collector, FailingCollector } from "./hook-types.js";
 import type { ToolEntry } from "./registry.js";
-import type { PermissionMode } from "./types.js";
+import type { CallAgentInfo, PermissionMode } from "./types.js";
 import { byText, type Subjects, type Verdict } from "./verdict.js";
 
 type Vote = { plugin: string; decision: "allow" | "ask" | "deny"; reason?: string; version: number };
@@ -38,6 +38,7 @@ export class PermissionState implements FailingCollector<PermissionCheck> {
     private readonly mode: PermissionMode,
     private readonly verdictFor: (tool: ToolEntry, input: unknown) => Promise<{ subjects: Subjects; verdict: Verdict }>,
     private readonly signal: AbortSignal | undefined,
+    private readonly agent?: CallAgentInfo,
   ) {
     this.input = input;
   }
@@ -62,6 +63,7 @@ export class PermissionState implements FailingCollector<PermissionCheck> {
         verdict: Object.freeze({ decision: verdict.decision, by: byText(verdict.why) }),
         mode: this.mode,
         ...(this.signal ? { signal: this.signal } : {}),
+        ...(this.agent ? { agent: this.agent } : {}),
       }),
     ));
   }
@@ -117,7 +119,7 @@ export class PromptState implements Collector<PermissionPromptInfo> {
     private readonly callId: string,
     private readonly sessionId: string,
     private readonly mode: PermissionMode,
-    private readonly question: { subjects: string[] | undefined; reason: string; answerable: boolean; suggestedRules: string[]; signal?: AbortSignal },
+    private readonly question: { subjects: string[] | undefined; reason: string; answerable: boolean; suggestedRules: string[]; signal?: AbortSignal; agent?: CallAgentInfo },
   ) {}
 
   view(): PermissionPromptInfo {
@@ -133,6 +135,7 @@ export class PromptState implements Collector<PermissionPromptInfo> {
       suggestedRules: Object.freeze([...q.suggestedRules]),
       mode: this.mode,
       ...(q.signal ? { signal: q.signal } : {}),
+      ...(q.agent ? { agent: q.agent } : {}),
     }));
   }
 

@@ -19,7 +19,7 @@ import { isUncertain, opaqueReason, plainSubjects } from "./subject-marks.js";
 import { judgedPaths, pathSubjects, projectPath, recordJudged } from "./judged-paths.js";
 import type { ToolEntry } from "./registry.js";
 import type { Validation } from "./schema.js";
-import type { PermissionAsker, PermissionMode, SessionGrant, Workspace } from "./types.js";
+import type { CallAgentInfo, PermissionAsker, PermissionMode, SessionGrant, Workspace } from "./types.js";
 
 export interface PermitDeps {
   hooks: RawHooks;
@@ -60,6 +60,8 @@ export class Permissions {
   private readonly sessionExact = new Set<string>();
   /** Each session grant as given (an answer, a plugin's request), so it can be listed and revoked. */
   private readonly sessionGrants: { grant: SessionGrant; rules: ParsedRule[]; exact: string[] }[] = [];
+  /** The subagents of the calls being decided, by call id (set by the gate): named in handlers' views and the question. */
+  readonly agents = new Map<string, CallAgentInfo>();
   /**
    * Decisions for tools without a permission subject, which depend only on the rules, the mode, the
    * session grants and the tool (MCP tools are all like this): computed once, not on every call.
@@ -279,7 +281,7 @@ export class Permissions {
 
   /** `permission` handlers vote (and may rewrite) first; the rules then decide on the final input. */
   private async permitWithHooks(tool: ToolEntry, input: unknown, callId: string, signal: AbortSignal | undefined): Promise<Permit> {
-    const state = new PermissionState(tool, input, callId, this.deps.sessionId, this.mode, (t, i) => this.verdictFor(t, i), signal);
+    const state = new PermissionState(tool, input, callId, this.deps.sessionId, this.mode, (t, i) => this.verdictFor(t, i), signal, this.agents.get(callId));
     await this.deps.hooks.permission.promise(state);
     let args = input;
     let subjects: Subjects;
@@ -365,7 +367,7 @@ export class Permissions {
   private async ask(tool: ToolEntry, input: unknown, callId: string, v: Verdict, subjects: string[] | undefined, what: string, answerable: boolean, signal?: AbortSignal, guard = NO_GUARD): Promise<Permit> {
     const suggestedRules = suggestRules(tool.name, subjects);
     if (this.deps.hooks.permissionRequest.isUsed()) {
-      const state = new PromptState(tool, input, callId, this.deps.sessionId, this.mode, { subjects, reason: byText(v.why), answerable, suggestedRules, signal });
+      const state = new PromptState(tool, input, callId, this.deps.sessionId, this.mode, { subjects, reason: byText(v.why), answerable, suggestedRules, signal, agent: this.agents.get(callId) });
       await this.deps.hooks.permissionRequest.promise(state);
       const answer = state.answer();
       if (answer?.decision === "deny") {
@@ -421,7 +423,8 @@ export class Permissions {
     let answer: Awaited<ReturnType<PermissionAsker>>;
     try {
       const protectedWrites = guard.open.length ? { protectedWrites: Object.freeze(guard.open.map((h) => Object.freeze({ path: h.path, why: h.why }))) } : {};
-      answer = await this.asker!({ tool: tool.view, input: freezeCopy(input), callId, subject, parts: parts ?? [], uncertain, suggestedRule, suggestedRules, projectRules: exact, reason: byText(v.why), ...protectedWrites });
+      const agent = this.agents.get(callId);
+      answer = await this.asker!({ tool: tool.view, input: freezeCopy(input), callId, subject, parts: parts ?? [], uncertain, suggestedRule, suggestedRules, projectRules: exact, reason: byText(v.why), ...protectedWrites, ...(agent ? { agent } : {}) });
     } catch (err) {
       answer = "deny";
       this.deps.emit({ type: "notice", level: "warn", source: "permissions", message: `permission prompt failed: ${errorMessage(err)}` });

@@ -8,6 +8,7 @@ import { freezeCopy, plainCopy } from "./freeze.js";
 import type { ToolCallState } from "./hook-types.js";
 import type { ToolCallInfo } from "./plugin-types.js";
 import type { ToolEntry } from "./registry.js";
+import type { CallAgentInfo } from "./types.js";
 
 /**
  * A call while its tool runs: how it is stopped, and who hears of it. It is also the listener for the
@@ -122,11 +123,13 @@ export class CallState implements ToolCallState {
     public input: unknown,
     private readonly callId: string,
     private readonly sessionId: string,
+    private readonly agent?: CallAgentInfo,
   ) {}
 
   /** What a handler is handed: a frozen copy, rebuilt after a rewrite. */
   view(): ToolCallInfo {
-    return (this.frozen ??= Object.freeze({ tool: this.tool.view, input: freezeCopy(this.input) as never, callId: this.callId, sessionId: this.sessionId }));
+    const base = { tool: this.tool.view, input: freezeCopy(this.input) as never, callId: this.callId, sessionId: this.sessionId };
+    return (this.frozen ??= Object.freeze(this.agent ? { ...base, agent: this.agent } : base));
   }
 
   rewrite(plugin: string, input: unknown): void {

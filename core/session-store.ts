@@ -8,7 +8,7 @@
  * follows in the background), so a crash or `kill -9` loses no finished turn; reading stops at the first broken line and goes
  * back to the last point where every tool call has its result.
  */
-import { chmodSync, closeSync, existsSync, fsync, fsyncSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, fsync, fsyncSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
 import { openPrivateAppend, SECRET_FILE_MODE, writeFileAtomic } from "./atomic-write.js";
 import { AgentError } from "./errors.js";
@@ -240,13 +240,14 @@ export function pruneSessions(projectRoot: string, limits: { maxAgeDays?: number
     .sort((a, b) => b.mtime - a.mtime);
   const doomed = files.filter((f, i) => (maxAge > 0 && now - f.mtime > maxAge * 86_400_000) || (maxCount > 0 && i >= maxCount - 1));
   const deleted: string[] = [];
-  // The copies kept of damaged transcripts go with their session.
+  // The copies kept of damaged transcripts, and the folder of its subagents' transcripts, go with their session.
   for (const f of doomed) {
     try {
       unlinkSync(`${f.file}.damaged`);
     } catch {
       /* none */
     }
+    rmSync(f.file.slice(0, -".jsonl".length), { recursive: true, force: true });
   }
   for (const f of doomed) {
     try {

@@ -313,6 +313,30 @@ export interface CallOptions {
    * client of `agent mcp serve`): written to the call's audit records and carried by `tool_start`.
    */
   caller?: string;
+  /** The subagent the call is made for (a `task` tool's run): its tools and mode bound the call. */
+  agent?: CallAgent;
+}
+
+/**
+ * A subagent making a call. The gate refuses a tool outside `tools`, applies `mode` when it is narrower
+ * than the session's (a call the narrower mode would not allow is denied, never asked), and names the
+ * agent in the audit record, the tool events, the hooks' views and the permission question.
+ */
+export interface CallAgent {
+  /** The agent's name (its `subagent_type`). */
+  readonly name: string;
+  /** The call id of the tool call that started the agent (the `task` call). */
+  readonly parentCallId?: string;
+  /** The only tools it may call; absent: any. */
+  readonly tools?: readonly string[];
+  /** Its permission mode; only a narrower one than the session's has an effect. */
+  readonly mode?: PermissionMode;
+}
+
+/** Who a call is made for, as audit records, events and hooks' views name it. */
+export interface CallAgentInfo {
+  readonly name: string;
+  readonly parentCallId?: string;
 }
 
 /**
@@ -366,6 +390,8 @@ export interface PermissionRequest {
    * in every mode; absent or empty for other calls.
    */
   protectedWrites?: readonly ProtectedWriteInfo[];
+  /** The subagent that makes the call, when one does. */
+  agent?: CallAgentInfo;
 }
 
 /** A protected file a call would write (see `PermissionRequest.protectedWrites`). */

@@ -99,7 +99,7 @@ async function show(values: Values, ctx: { prepare(): Promise<PreparedHost> }): 
     String(r.time ?? "").replace("T", " ").slice(0, 19),
     String(r.kind ?? ""),
     String(r.source ?? ""),
-    String(r.name ?? ""),
+    nameCell(r),
     String(r.outcome ?? ""),
     r.durationMs !== undefined ? `${r.durationMs}ms` : "",
     oneLine(r.error ? String(r.error) : r.args !== undefined ? JSON.stringify(r.args) : "", 60),
@@ -110,6 +110,12 @@ async function show(values: Values, ctx: { prepare(): Promise<PreparedHost> }): 
     process.stderr.write(`(${hidden}${read.complete ? "" : " or more"} records of other kinds not shown: registrations, commands, …; --all shows them)\n`);
   }
   return 0;
+}
+
+/** A record's name; a subagent's call under the agent that made it (the record also names the task call: `parentCallId`). */
+export function nameCell(r: Record<string, unknown>): string {
+  const name = String(r.name ?? "");
+  return typeof r.agent === "string" ? `${r.agent} › ${name}` : name;
 }
 
 function unreadableNote(n: number): string {

@@ -122,6 +122,8 @@ export function createPermissionAsker(options: PermissionPromptOptions): Permiss
     for (;;) {
       const question = [
         `${s.yellow("?")} Allow ${s.bold(what)}  ${s.gray(`risk: ${req.tool.risk} · from ${req.tool.source}`)}`,
+        // A subagent's call: say which agent asks (its calls are not the conversation the user is reading).
+        ...(req.agent ? [`  ${s.gray("asked by the")} ${s.bold(printable(req.agent.name))} ${s.gray("agent")}`] : []),
         ...body(preview, all),
         ...guarded,
         ...parts,

@@ -7,7 +7,9 @@ import { wrapText } from "./text-width.js";
 
 /** `✓ read_file src/a.ts 12ms`, or the outcome and the first line of the error under it. */
 export function toolLine(e: Extract<AgentEvent, { type: "tool_end" }>, r: RunningTool | undefined, s: Style, width: number): string {
-  const what = `${s.bold(e.name)}${r?.detail ? ` ${s.dim(r.detail)}` : ""}`;
+  // A subagent's call is indented under its task call and names the agent.
+  const by = e.agent ? `${s.gray(`  ${e.agent.name} ›`)} ` : "";
+  const what = `${by}${s.bold(e.name)}${r?.detail ? ` ${s.dim(r.detail)}` : ""}`;
   const time = s.gray(formatDuration(r?.asked ? performance.now() - r.started : e.durationMs));
   const cut = e.truncated ? s.yellow(" (output cut)") : "";
   switch (e.outcome) {

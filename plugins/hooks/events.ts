@@ -15,6 +15,8 @@ export const EVENTS = {
   Stop: undefined,
   PreCompact: "trigger",
   Notification: "notification type",
+  SubagentStart: "agent type",
+  SubagentStop: "agent type",
 } as const;
 
 export type HookEvent = keyof typeof EVENTS;
@@ -25,8 +27,6 @@ export function isHookEvent(name: string): name is HookEvent {
 
 /** Claude Code events accepted in config and never fired here (`agent doctor` says so). */
 export const NEVER_FIRED: Readonly<Record<string, string>> = {
-  SubagentStart: "there are no subagents",
-  SubagentStop: "there are no subagents",
   Setup: "there is no --init",
   UserPromptExpansion: "slash commands expand before UserPromptSubmit runs on what they send",
   PermissionDenied: "there is no auto mode",

@@ -1,7 +1,7 @@
 /**
  * The conversation's events on the host's public hooks: SessionStart (context for the system prompt),
  * UserPromptSubmit (block the prompt, or add context to it), Stop (make the run go on, bounded by the
- * host), PreCompact (block compaction) and SessionEnd.
+ * host), PreCompact (block compaction), SubagentStart / SubagentStop (told, not asked) and SessionEnd.
  */
 import type { PluginContext } from "../../core/index.js";
 import type { Dispatcher } from "./dispatch.js";
@@ -35,6 +35,17 @@ export function tapSessionHooks(ctx: PluginContext, d: Dispatcher): void {
     ctx.hooks.preCompact.tapPromise("PreCompact", async (x) => {
       const c = await d.run("PreCompact", { names: [x.trigger], fields: { trigger: x.trigger, custom_instructions: x.instructions } });
       if (c.decision === "block") return { block: c.reason ?? "blocked by a PreCompact hook" };
+    });
+  }
+  // Subagents (the task tool): who starts, and what it answered when it stops. Its id is the task call's.
+  if (d.has("SubagentStart")) {
+    ctx.hooks.subagentStart.tapPromise("SubagentStart", async (s) => {
+      await d.run("SubagentStart", { names: [s.agent], fields: { agent_id: s.parentCallId ?? s.agent, agent_type: s.agent } });
+    });
+  }
+  if (d.has("SubagentStop")) {
+    ctx.hooks.subagentStop.tapPromise("SubagentStop", async (s) => {
+      await d.run("SubagentStop", { names: [s.agent], fields: { agent_id: s.parentCallId ?? s.agent, agent_type: s.agent, stop_hook_active: false, last_assistant_message: s.text } });
     });
   }
   if (d.has("SessionEnd")) {

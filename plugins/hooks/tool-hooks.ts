@@ -6,7 +6,7 @@
  * Everything a hook decides goes through the gate's checks, exactly as a TypeScript plugin's would.
  */
 import path from "node:path";
-import { shellSubjects, type PermissionPromptAnswer, type PermissionVote, type PluginContext, type RegisteredTool, type ToolResult } from "../../core/index.js";
+import { shellSubjects, type CallAgentInfo, type PermissionPromptAnswer, type PermissionVote, type PluginContext, type RegisteredTool, type ToolResult } from "../../core/index.js";
 import type { Dispatcher } from "./dispatch.js";
 import { TOOL_MAP, claudeName, failureText, fromClaudeInput, outputText, toClaudeInput, toClaudeResponse, toolNames } from "./tool-map.js";
 
@@ -50,13 +50,18 @@ export function tapToolHooks(ctx: PluginContext, d: Dispatcher): void {
     pending.set(callId, contexts);
     if (pending.size > 1000) pending.delete(pending.keys().next().value!);
   };
-  const base = (tool: RegisteredTool, input: unknown) => ({ tool_name: claudeName(tool), tool_input: toClaudeInput(tool, input, root) });
+  // A subagent's call says which agent makes it, as Claude Code's do (the agent's id is the task call that started it).
+  const base = (tool: RegisteredTool, input: unknown, agent?: CallAgentInfo) => ({
+    ...(agent ? { agent_id: agent.parentCallId ?? agent.name, agent_type: agent.name } : {}),
+    tool_name: claudeName(tool),
+    tool_input: toClaudeInput(tool, input, root),
+  });
 
   if (d.has("PreToolUse")) {
     ctx.hooks.permission.tapPromise("PreToolUse", async (check): Promise<PermissionVote | void> => {
       const c = await d.run("PreToolUse", {
         names: toolNames(check.tool),
-        fields: { ...base(check.tool, check.input), tool_use_id: check.callId },
+        fields: { ...base(check.tool, check.input, check.agent), tool_use_id: check.callId },
         callId: check.callId,
         signal: check.signal,
         call: { tool: check.tool, subjects: check.subjects, paths: pathTool(check.tool) },
@@ -84,7 +89,7 @@ export function tapToolHooks(ctx: PluginContext, d: Dispatcher): void {
     ctx.hooks.permissionRequest.tapPromise("PermissionRequest", async (req): Promise<PermissionPromptAnswer | void> => {
       const c = await d.run("PermissionRequest", {
         names: toolNames(req.tool),
-        fields: { ...base(req.tool, req.input), permission_suggestions: suggestions(req.tool, req.suggestedRules) },
+        fields: { ...base(req.tool, req.input, req.agent), permission_suggestions: suggestions(req.tool, req.suggestedRules) },
         callId: req.callId,
         signal: req.signal,
         call: { tool: req.tool, subjects: req.subjects, paths: pathTool(req.tool) },
@@ -105,7 +110,7 @@ export function tapToolHooks(ctx: PluginContext, d: Dispatcher): void {
       let output = result.output;
       if (event && d.has(event)) {
         const tool = call.tool;
-        const fields: Record<string, unknown> = { ...base(tool, call.input), tool_use_id: call.callId, ...(result.durationMs > 0 ? { duration_ms: Math.round(result.durationMs) } : {}) };
+        const fields: Record<string, unknown> = { ...base(tool, call.input, call.agent), tool_use_id: call.callId, ...(result.durationMs > 0 ? { duration_ms: Math.round(result.durationMs) } : {}) };
         if (event === "PostToolUse") fields.tool_response = toClaudeResponse(tool, call.input, result as ToolResult, root);
         else Object.assign(fields, { error: failureText(tool, result as ToolResult), is_interrupt: false });
         const c = await d.run(event, { names: toolNames(tool), fields, callId: call.callId, call: { tool, subjects: await subjectsOf(tool, call.input, root), paths: pathTool(tool) } });

@@ -81,7 +81,7 @@ test("agent config shows which file each part came from; agent doctor warns abou
   const doctor = await runCli(["doctor"], { cwd: dir, env });
   expect(doctor.code).toBe(0);
   expect(doctor.stdout).toContain(`warn permissions.deny[3] "WebFetch" (from ${path.join(dir, ".claude/settings.json")}) names no registered tool, so it denies nothing`);
-  expect(doctor.stdout).toContain("warn hooks.SubagentStop: never fires in agent-host (there are no subagents); its hooks do not run");
+  expect(doctor.stdout).toContain("warn hooks.TeammateIdle: never fires in agent-host (there are no agent teams); its hooks do not run");
   expect(doctor.stdout).toContain("(Claude Code's WebFetch has no equivalent in agent-host unless a plugin or MCP server adds a tool by that name)");
   // Warnings are doctor's: a plain command prints only the one line about rules that match nothing here.
   expect((await runCli(["tools"], { cwd: dir, env })).stderr).toBe(
@@ -110,8 +110,9 @@ test("agent doctor names every Claude Code feature the project uses that agent-h
   const doctor = await runCli(["doctor", "--json"], { cwd: dir, env });
   const report = JSON.parse(doctor.stdout);
   const features = report.claudeUnsupported.map((f: { feature: string }) => f.feature);
-  expect(features).toEqual(["setting model", "setting includeCoAuthoredBy", "agents/ (1 file)", "output-styles/ (1 file)"]);
+  // .claude/agents/ is read (subagents); output styles are not.
+  expect(features).toEqual(["setting model", "setting includeCoAuthoredBy", "output-styles/ (1 file)"]);
   const text = await runCli(["doctor"], { cwd: dir, env });
   expect(text.stdout).toContain(`warn Claude Code setting model (${path.join(dir, ".claude/settings.json")}): choose the model in agent-host's config (model) or with --model`);
-  expect(text.stdout).toContain("warn Claude Code agents/ (1 file)");
+  expect(text.stdout).toContain("warn Claude Code output-styles/ (1 file)");
 });

@@ -24,3 +24,10 @@ test("a plugin's reason is shown with the question", async () => {
   expect(asked[0]).toContain("asked by hooks: PreToolUse hook: pushing needs a person");
   expect(asked[1]).not.toContain("asked by");
 });
+
+test("a subagent's call says which agent asks", async () => {
+  const asked: string[] = [];
+  const asker = createPermissionAsker({ ask: async (q) => (asked.push(q), "y"), output: { write: () => true, isTTY: false } as never });
+  expect(await asker({ ...request("mode:default"), agent: { name: "code-reviewer", parentCallId: "t1" } })).toBe("allow_once");
+  expect(asked[0]).toMatch(/\? Allow .*run_command\(git push\).*\n.*asked by the .*code-reviewer.* agent/);
+});

@@ -38,6 +38,8 @@ describe("hook table", () => {
     beforeToolCall: AsyncSeriesBailHook,
     afterToolCall: AsyncSeriesWaterfallHook,
     stop: AsyncSeriesHook,
+    subagentStart: AsyncParallelHook,
+    subagentStop: AsyncParallelHook,
     preCompact: AsyncSeriesHook,
     event: SyncHook,
     sessionEnd: AsyncParallelHook,

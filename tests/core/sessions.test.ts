@@ -238,7 +238,13 @@ describe("sessions, whatever the provider", () => {
     old("ancient", 40);
     old("week", 7);
     old("day", 1);
+    // Subagents' transcripts (a folder named after the session) go with it.
+    mkdirSync(path.join(sdir, "ancient", "subagents"), { recursive: true });
+    writeFileSync(path.join(sdir, "ancient", "subagents", "agent-explore-t1.jsonl"), "{}\n");
+    mkdirSync(path.join(sdir, "week", "subagents"), { recursive: true });
     expect(pruneSessions(dir, { maxAgeDays: 30, maxCount: 0 }).sort()).toEqual(["ancient"]);
+    expect(existsSync(path.join(sdir, "ancient"))).toBe(false);
+    expect(existsSync(path.join(sdir, "week", "subagents"))).toBe(true);
     old("ancient", 40);
     const srv = await fake("openai", [{ text: "ok" }]);
     const h = await hostIn(dir, "openai", srv, { sessions: { maxAgeDays: 30, maxCount: 2 } });

@@ -70,7 +70,7 @@ const PLUGIN_FAULTS: Fault[] = [
     fixture: "plugins/cli-command.mjs",
     run: ["hello", "--name", "you"],
     code: 0,
-    says: [/plugin clitool's command "tools" was ignored: a built-in command has that name/, /hello you \(8 tools, mode default, can set mode: false\)/],
+    says: [/plugin clitool's command "tools" was ignored: a built-in command has that name/, /hello you \(9 tools, mode default, can set mode: false\)/],
   },
   {
     fixture: "plugins/flip-mode.mjs",
