@@ -6,7 +6,7 @@
  * quit. The keyboard side (history, paste, keys during a run) is terminal.ts.
  */
 import path from "node:path";
-import { AgentError, errorMessage, resolveModel, type Host } from "../core/index.js";
+import { AgentError, errorMessage, resolveModel, type Host, type PermissionAsker } from "../core/index.js";
 import { attachFiles, completePath, shellContext } from "./session-input.js";
 import { createStyle, useColor, type Style } from "./render/_style.js";
 import { createPermissionAsker, hostAware } from "./render/permission-prompt.js";
@@ -43,10 +43,13 @@ export async function runInteractive(ctx: Pick<AppContext, "openHost" | "prepare
   const term = new Terminal();
   let cancelRun: (() => void) | undefined;
   let opened: Host | undefined;
+  const asker = createPermissionAsker({ ask: (q, o) => term.askDuringRun(q, o), output: process.stdout, onCancel: () => cancelRun?.(), ...hostAware(() => opened) });
+  /** The `!command` the user typed and is running: they asked for it, so its question is answered yes (still audited). */
+  let typed: string | undefined;
   const host = (opened = await ctx.openHost({
     interactive: false,
     ctrlC: "caller",
-    askPermission: createPermissionAsker({ ask: (q, o) => term.askDuringRun(q, o), output: process.stdout, onCancel: () => cancelRun?.(), ...hostAware(() => opened) }),
+    askPermission: (req) => (isTyped(req, typed) ? Promise.resolve("allow_once") : asker(req)),
   }));
   // Servers start now, in the background, while the user types: the prompt never waits for them.
   void host.tools.load();
@@ -79,7 +82,8 @@ export async function runInteractive(ctx: Pick<AppContext, "openHost" | "prepare
       const text = input.trim();
       if (!text) continue;
       if (text.startsWith("!")) {
-        const added = await running((signal) => shell(host, text.slice(1).trim(), s, signal));
+        typed = text.slice(1).trim();
+        const added = await running((signal) => shell(host, typed!, s, signal)).finally(() => (typed = undefined));
         if (added) context += added;
         continue;
       }
@@ -142,6 +146,11 @@ async function runCommand(host: Host, line: string, s: Style): Promise<{ exit?: 
 }
 
 /** `!<command>`: run_command through the gate (asked, audited, capped); its output goes to the model next time. */
+/** A question about exactly the `!command` being run (not a call a hook rewrote into another). */
+function isTyped(req: Parameters<PermissionAsker>[0], typed: string | undefined): boolean {
+  return typed !== undefined && "tool" in req && req.tool.name === "run_command" && (req.input as { command?: unknown } | undefined)?.command === typed;
+}
+
 async function shell(host: Host, command: string, s: Style, signal: AbortSignal): Promise<string | undefined> {
   if (!command) {
     process.stdout.write(s.gray("Type a shell command after !, e.g. !git status\n"));

@@ -305,10 +305,6 @@ export interface CallOptions {
 }
 
 /**
- * Answer to a permission question. `allow_project`: as `allow_session`, said by an asker that also wrote
- * `projectRules` where the next sessions read them. A deny may carry a message for the model.
- */
-/**
  * Rules allowed for the rest of this session: an answer "always this session" (`by: "user:session"`),
  * "always for this project" (`user:project`, also saved to the local settings), or a plugin's granted
  * request (`plugin:<name>`). Listed by `/permissions`, revoked with `/permissions revoke N`.
@@ -322,6 +318,10 @@ export interface SessionGrant {
   readonly reason?: string;
 }
 
+/**
+ * Answer to a permission question. `allow_project`: as `allow_session`, said by an asker that also wrote
+ * `projectRules` where the next sessions read them. A deny may carry a message for the model.
+ */
 export type PermissionAnswer = "allow_once" | "allow_session" | "allow_project" | "deny" | { decision: "deny"; message: string } | { decision: "answer"; text: string };
 
 export interface PermissionRequest {
