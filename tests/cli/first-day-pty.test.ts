@@ -88,3 +88,13 @@ test("a permission answer is one key: no Enter is needed", async () => {
   s.type("/exit\r");
   expect(await s.exited).toBe(0);
 });
+
+test("TERM=dumb: agent -p in a terminal writes plain lines, no cursor controls", async () => {
+  srv = await startFake("openai", [{ toolCalls: [{ id: "e1", name: "echo", arguments: { text: "hi" } }] }, "# Done\n\nThe echo said hi."]);
+  project = await makeProject({ model: "openai:gpt-fake", providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } } });
+  const s = (pty = new PtySession(project.dir, cleanEnv({}, project.dir), ["-p", "Echo hi"], { term: "dumb" }));
+  expect(await s.exited).toBe(0);
+  expect(s.text).toContain("The echo said hi.");
+  // eslint-disable-next-line no-control-regex
+  expect(s.output).not.toMatch(/\x1b\[(K|0J|\d*A|\?2004)/);
+});
