@@ -73,7 +73,13 @@ export async function runInteractive(ctx: Pick<AppContext, "openHost" | "prepare
   try {
     term.open(path.join(host.workspace.root, ".agent", "history"), (line: string) => complete(host, line));
     banner(host, s);
-    await resumeFromFlags(host, options.session ?? {}, (level, message) => process.stdout.write(`${level === "warn" ? s.yellow(message) : s.gray(message)}\n`));
+    const session = options.session ?? {};
+    // `agent --resume` with no id: the recent sessions, numbered, to pick with /resume <n>.
+    if (session.resume === "") await runCommand(host, "/resume", s);
+    else {
+      await resumeFromFlags(host, session, (level, message) => process.stdout.write(`${level === "warn" ? s.yellow(message) : s.gray(message)}\n`));
+      if (session.continue || session.resume) process.stdout.write(lastTurns(host.session.messages, s));
+    }
     let first = options.firstPrompt;
     for (;;) {
       const input = first ?? (await term.readInput());
@@ -145,12 +151,22 @@ async function runCommand(host: Host, line: string, s: Style): Promise<{ exit?: 
   }
 }
 
-/** `!<command>`: run_command through the gate (asked, audited, capped); its output goes to the model next time. */
+/** The last few turns of a resumed conversation (what you said, what the model answered), shortened. */
+export function lastTurns(messages: readonly { role: string; content: string }[], s: Style, turns = 3): string {
+  const said = messages.filter((m) => (m.role === "user" || m.role === "assistant") && m.content.trim());
+  const shown = said.slice(-turns * 2);
+  if (!shown.length) return "";
+  const clip = (t: string) => (t.length > 300 ? `${t.slice(0, 300)}…` : t);
+  const lines = shown.map((m) => (m.role === "user" ? `${s.bold(">")} ${clip(m.content.trim())}` : clip(m.content.trim())));
+  return `${s.gray(said.length > shown.length ? `… ${said.length - shown.length} earlier messages` : "The conversation so far:")}\n${lines.join("\n\n")}\n\n`;
+}
+
 /** A question about exactly the `!command` being run (not a call a hook rewrote into another). */
 function isTyped(req: Parameters<PermissionAsker>[0], typed: string | undefined): boolean {
   return typed !== undefined && "tool" in req && req.tool.name === "run_command" && (req.input as { command?: unknown } | undefined)?.command === typed;
 }
 
+/** `!<command>`: run_command through the gate (unasked, audited, capped); its output goes to the model next time. */
 async function shell(host: Host, command: string, s: Style, signal: AbortSignal): Promise<string | undefined> {
   if (!command) {
     process.stdout.write(s.gray("Type a shell command after !, e.g. !git status\n"));

@@ -5,7 +5,7 @@
 import { afterEach, beforeAll, expect, test } from "vitest";
 import { startFake, type FakeServer, type Turn } from "../core/loop-helpers.js";
 import { PtySession } from "./pty.js";
-import { assertBuilt, cleanEnv, makeProject, type Project } from "./run-helpers.js";
+import { assertBuilt, cleanEnv, makeProject, runCli, type Project } from "./run-helpers.js";
 
 beforeAll(assertBuilt);
 
@@ -97,4 +97,35 @@ test("TERM=dumb: agent -p in a terminal writes plain lines, no cursor controls",
   expect(s.text).toContain("The echo said hi.");
   // eslint-disable-next-line no-control-regex
   expect(s.output).not.toMatch(/\x1b\[(K|0J|\d*A|\?2004)/);
+});
+
+test("--resume with no id: printed headless (exit 0; agent run says to give one, exit 2), listed to pick in a terminal; -c redraws the last turns", async () => {
+  srv = await startFake("openai", ["Hello from the first session!", "Still here."]);
+  project = await makeProject({ model: "openai:gpt-fake", providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } } });
+  const env = cleanEnv({}, project.dir);
+  const first = await runCli(["-p", "Say hello", "--output-format", "json"], { cwd: project.dir, env });
+  expect(first.code, first.stderr).toBe(0);
+  const id = JSON.parse(first.stdout).sessionId as string;
+
+  const listed = await runCli(["--resume"], { cwd: project.dir, env });
+  expect(listed.code, listed.stderr).toBe(0);
+  expect(listed.stdout).toMatch(new RegExp(`^${id} .*Say hello$`, "m"));
+  const headless = await runCli(["run", "--resume", "-p", "again"], { cwd: project.dir, env });
+  expect(headless.code).toBe(2);
+  expect(headless.stderr).toContain(id);
+  expect(headless.stderr).toContain("--resume needs a session id here");
+
+  const pick = (pty = new PtySession(project.dir, env, ["--resume"]));
+  await pick.waitFor(`1. ${id.slice(0, 8)}`);
+  await pick.waitFor("Continue one with /resume <number>");
+  pick.type("/exit\r");
+  expect(await pick.exited).toBe(0);
+
+  const cont = (pty = new PtySession(project.dir, env, ["-c"]));
+  await cont.waitFor(`Resumed session ${id}`);
+  await cont.waitFor("> Say hello");
+  await cont.waitFor("Hello from the first session!");
+  await cont.prompt();
+  cont.type("/exit\r");
+  expect(await cont.exited).toBe(0);
 });
