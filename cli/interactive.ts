@@ -12,6 +12,7 @@ import { createStyle, useColor, type Style } from "./render/_style.js";
 import { createPermissionAsker, hostAware } from "./render/permission-prompt.js";
 import { createPrettyRenderer } from "./render/pretty.js";
 import { Terminal } from "./terminal.js";
+import { wrapText } from "./render/text-width.js";
 import { canPrompt, version, type AppContext } from "./context.js";
 import { onCtrlC, resumeFromFlags, type SessionFlags } from "./commands/run.js";
 
@@ -136,8 +137,10 @@ function banner(host: Host, s: Style): void {
   }
   const parts = [`agent ${version()}`, shown, `${host.tools.list().length} tools`, `mode ${host.permissionMode}`];
   process.stdout.write(`${s.bold(parts[0])} ${s.gray("·")} ${parts.slice(1).join(s.gray(" · "))}\n`);
-  if (!model) process.stdout.write(s.yellow("No model configured: choose one with /model provider:model (see /model), or set AGENT_MODEL.\n"));
-  process.stdout.write(s.gray("Type a task. /help for commands, !cmd runs a shell command, @path attaches a file (Tab completes), \\ + Enter for a new line, Ctrl-C or Esc cancels, Ctrl-D quits.\n\n"));
+  // Wrapped at words to the terminal's width: the terminal itself would cut a word in two.
+  const wrap = (text: string) => wrapText(text, (process.stdout.columns || 80) - 1).join("\n");
+  if (!model) process.stdout.write(`${s.yellow(wrap("No model configured: choose one with /model provider:model (see /model), or set AGENT_MODEL."))}\n`);
+  process.stdout.write(`${s.gray(wrap("Type a task. /help for commands, !cmd runs a shell command, @path attaches a file (Tab completes), \\ + Enter for a new line, Ctrl-C or Esc cancels, Ctrl-D quits."))}\n\n`);
 }
 
 async function runCommand(host: Host, line: string, s: Style): Promise<{ exit?: boolean; prompt?: string }> {

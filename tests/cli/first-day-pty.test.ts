@@ -129,3 +129,15 @@ test("--resume with no id: printed headless (exit 0; agent run says to give one,
   cont.type("/exit\r");
   expect(await cont.exited).toBe(0);
 });
+
+test("the banner is wrapped at words to the terminal's width, never cut mid-word", async () => {
+  const s = await start(["Hi."]);
+  const lines = s.text.split("\n");
+  const at = lines.findIndex((l) => l.startsWith("Type a task."));
+  // The pty is 120 columns: the tip takes two lines, each within the width, split between words.
+  expect(lines[at].length).toBeLessThan(120);
+  expect(lines[at + 1]).toMatch(/^\S.*Ctrl-D quits\.$/);
+  expect(`${lines[at]} ${lines[at + 1]}`).toContain("Type a task. /help for commands, !cmd runs a shell command, @path attaches a file (Tab completes), \\ + Enter for a new line, Ctrl-C or Esc cancels, Ctrl-D quits.");
+  s.type("/exit\r");
+  expect(await s.exited).toBe(0);
+});
