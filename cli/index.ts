@@ -4,6 +4,8 @@
  * command is loaded only when used (so no MCP or provider SDK is imported unless needed). Once the
  * command is done, the process exits: a timer or socket a plugin left behind cannot keep it alive.
  */
+import module from "node:module";
+
 declare const __AGENT_VERSION__: string;
 
 // A reader that stops early (`agent tools | head`) closes the pipe: finish quietly, as other CLIs do,
@@ -32,6 +34,9 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0] === "-V")) {
   process.stdout.write(`${typeof __AGENT_VERSION__ === "string" ? __AGENT_VERSION__ : "dev"}\n`);
 } else {
+  // Node >= 22.1 keeps the compiled code of the modules we load on disk (in the OS temp folder): a later
+  // start skips parsing them. Node 20 has no such function and starts as before; --version loads nothing.
+  (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   import("./main.js").then(
     async (m) => exitWhenFlushed(await m.main(argv)),
     (err: unknown) => {

@@ -6,12 +6,13 @@
  * quit. The keyboard side (history, paste, keys during a run) is terminal.ts.
  */
 import path from "node:path";
-import { AgentError, errorMessage, resolveModel, type Host } from "../core/index.js";
+import { AgentError, errorMessage, resolveModel, type Host, type PermissionAsker } from "../core/index.js";
 import { attachFiles, completePath, shellContext } from "./session-input.js";
 import { createStyle, useColor, type Style } from "./render/_style.js";
 import { createPermissionAsker, hostAware } from "./render/permission-prompt.js";
 import { createPrettyRenderer } from "./render/pretty.js";
 import { Terminal } from "./terminal.js";
+import { wrapText } from "./render/text-width.js";
 import { canPrompt, version, type AppContext } from "./context.js";
 import { onCtrlC, resumeFromFlags, type SessionFlags } from "./commands/run.js";
 
@@ -43,10 +44,13 @@ export async function runInteractive(ctx: Pick<AppContext, "openHost" | "prepare
   const term = new Terminal();
   let cancelRun: (() => void) | undefined;
   let opened: Host | undefined;
+  const asker = createPermissionAsker({ ask: (q, o) => term.askDuringRun(q, o), output: process.stdout, onCancel: () => cancelRun?.(), ...hostAware(() => opened) });
+  /** The `!command` the user typed and is running: they asked for it, so its question is answered yes (still audited). */
+  let typed: string | undefined;
   const host = (opened = await ctx.openHost({
     interactive: false,
     ctrlC: "caller",
-    askPermission: createPermissionAsker({ ask: (q, o) => term.askDuringRun(q, o), output: process.stdout, onCancel: () => cancelRun?.(), ...hostAware(() => opened) }),
+    askPermission: (req) => (isTyped(req, typed) ? Promise.resolve("allow_once") : asker(req)),
   }));
   // Servers start now, in the background, while the user types: the prompt never waits for them.
   void host.tools.load();
@@ -70,7 +74,13 @@ export async function runInteractive(ctx: Pick<AppContext, "openHost" | "prepare
   try {
     term.open(path.join(host.workspace.root, ".agent", "history"), (line: string) => complete(host, line));
     banner(host, s);
-    await resumeFromFlags(host, options.session ?? {}, (level, message) => process.stdout.write(`${level === "warn" ? s.yellow(message) : s.gray(message)}\n`));
+    const session = options.session ?? {};
+    // `agent --resume` with no id: the recent sessions, numbered, to pick with /resume <n>.
+    if (session.resume === "") await runCommand(host, "/resume", s);
+    else {
+      await resumeFromFlags(host, session, (level, message) => process.stdout.write(`${level === "warn" ? s.yellow(message) : s.gray(message)}\n`));
+      if (session.continue || session.resume) process.stdout.write(lastTurns(host.session.messages, s));
+    }
     let first = options.firstPrompt;
     for (;;) {
       const input = first ?? (await term.readInput());
@@ -79,7 +89,8 @@ export async function runInteractive(ctx: Pick<AppContext, "openHost" | "prepare
       const text = input.trim();
       if (!text) continue;
       if (text.startsWith("!")) {
-        const added = await running((signal) => shell(host, text.slice(1).trim(), s, signal));
+        typed = text.slice(1).trim();
+        const added = await running((signal) => shell(host, typed!, s, signal)).finally(() => (typed = undefined));
         if (added) context += added;
         continue;
       }
@@ -127,8 +138,10 @@ function banner(host: Host, s: Style): void {
   }
   const parts = [`agent ${version()}`, shown, `${host.tools.list().length} tools`, `mode ${host.permissionMode}`];
   process.stdout.write(`${s.bold(parts[0])} ${s.gray("·")} ${parts.slice(1).join(s.gray(" · "))}\n`);
-  if (!model) process.stdout.write(s.yellow("No model configured: choose one with /model provider:model (see /model), or set AGENT_MODEL.\n"));
-  process.stdout.write(s.gray("Type a task. /help for commands, !cmd runs a shell command, @path attaches a file (Tab completes), \\ + Enter for a new line, Ctrl-C or Esc cancels, Ctrl-D quits.\n\n"));
+  // Wrapped at words to the terminal's width: the terminal itself would cut a word in two.
+  const wrap = (text: string) => wrapText(text, (process.stdout.columns || 80) - 1).join("\n");
+  if (!model) process.stdout.write(`${s.yellow(wrap("No model configured: choose one with /model provider:model (see /model), or set AGENT_MODEL."))}\n`);
+  process.stdout.write(`${s.gray(wrap("Type a task. /help for commands, !cmd runs a shell command, @path attaches a file (Tab completes), \\ + Enter for a new line, Ctrl-C or Esc cancels, Ctrl-D quits."))}\n\n`);
 }
 
 async function runCommand(host: Host, line: string, s: Style): Promise<{ exit?: boolean; prompt?: string; model?: string }> {
@@ -142,7 +155,22 @@ async function runCommand(host: Host, line: string, s: Style): Promise<{ exit?: 
   }
 }
 
-/** `!<command>`: run_command through the gate (asked, audited, capped); its output goes to the model next time. */
+/** The last few turns of a resumed conversation (what you said, what the model answered), shortened. */
+export function lastTurns(messages: readonly { role: string; content: string }[], s: Style, turns = 3): string {
+  const said = messages.filter((m) => (m.role === "user" || m.role === "assistant") && m.content.trim());
+  const shown = said.slice(-turns * 2);
+  if (!shown.length) return "";
+  const clip = (t: string) => (t.length > 300 ? `${t.slice(0, 300)}…` : t);
+  const lines = shown.map((m) => (m.role === "user" ? `${s.bold(">")} ${clip(m.content.trim())}` : clip(m.content.trim())));
+  return `${s.gray(said.length > shown.length ? `… ${said.length - shown.length} earlier messages` : "The conversation so far:")}\n${lines.join("\n\n")}\n\n`;
+}
+
+/** A question about exactly the `!command` being run (not a call a hook rewrote into another). */
+function isTyped(req: Parameters<PermissionAsker>[0], typed: string | undefined): boolean {
+  return typed !== undefined && "tool" in req && req.tool.name === "run_command" && (req.input as { command?: unknown } | undefined)?.command === typed;
+}
+
+/** `!<command>`: run_command through the gate (unasked, audited, capped); its output goes to the model next time. */
 async function shell(host: Host, command: string, s: Style, signal: AbortSignal): Promise<string | undefined> {
   if (!command) {
     process.stdout.write(s.gray("Type a shell command after !, e.g. !git status\n"));

@@ -146,6 +146,7 @@ export async function main(argv: string[]): Promise<number> {
       g.rest.shift();
       g.help = true;
     }
+    bareResume(g.rest);
     const [name, ...args] = g.rest;
     // These say in full what of the folder is trusted; the one-line notice would only repeat it.
     if (name === "trust" || name === "untrust" || name === "doctor") ctx.quietTrust();
@@ -189,6 +190,14 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (err) {
     return reportError(err, debug);
+  }
+}
+
+/** `--resume` (or `-r`) with no id after it, as Claude Code allows: `--resume=` (empty), meaning "let me pick". */
+function bareResume(rest: string[]): void {
+  const end = rest.includes("--") ? rest.indexOf("--") : rest.length;
+  for (let i = 0; i < end; i++) {
+    if ((rest[i] === "--resume" || rest[i] === "-r") && (i + 1 >= end || rest[i + 1].startsWith("-"))) rest[i] = "--resume=";
   }
 }
 

@@ -11,6 +11,7 @@ import path from "node:path";
 import { writeFileAtomic } from "../core/index.js";
 import { createInterface, type Completer, type Interface, type Key } from "node:readline";
 import { isAnswerKey, splitQuestion } from "./render/permission-prompt.js";
+import { movesCursor } from "./render/_style.js";
 
 const HISTORY_SIZE = 500;
 const PROMPT = "> ";
@@ -36,7 +37,7 @@ export class Terminal {
   private onInterrupt: (() => void) | undefined;
   /** The question being asked takes one key as its answer, no Enter. */
   private oneKey = false;
-  private readonly restorePaste = () => process.stdout.write(PASTE_OFF);
+  private readonly restorePaste = () => void (movesCursor(process.stdout) && process.stdout.write(PASTE_OFF));
 
   open(historyFile: string, completer?: Completer): void {
     this.historyFile = historyFile;
@@ -58,8 +59,10 @@ export class Terminal {
     rl.on("close", () => this.deliver(null));
     rl.on("SIGINT", () => this.onCtrlC());
     rl.on("history", (h: string[]) => saveHistory(historyFile, h.map((l) => this.expandPastes(l))));
-    process.stdout.write(PASTE_ON);
-    process.once("exit", this.restorePaste);
+    if (movesCursor(process.stdout)) {
+      process.stdout.write(PASTE_ON);
+      process.once("exit", this.restorePaste);
+    }
   }
 
   /** One input: lines ending in `\` continue on the next. Null at Ctrl-D, or Ctrl-C twice. */

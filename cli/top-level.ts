@@ -20,6 +20,11 @@ export const sessionCommand = defineAppCommand({
   },
   async run(ctx) {
     checkSessionFlags(ctx.values);
+    // `agent --resume` with no id and no terminal to pick in: the recent sessions, printed.
+    if (ctx.values.resume === "" && (!process.stdin.isTTY || !process.stdout.isTTY)) {
+      const { printSessions } = await import("./commands/sessions.js");
+      return printSessions(ctx, (await ctx.prepare()).projectRoot);
+    }
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       throw new AgentError("E_USAGE", 'no terminal for an interactive session. Use: agent -p "..."');
     }

@@ -9,18 +9,22 @@ export default defineAppCommand({
   positionals: false,
   async run(ctx) {
     const host = await ctx.openHost({ quiet: true, listing: true });
+    // A plugin's skills are registered by the skills plugin from its `skillDirs` (with the plugin as their
+    // source): they count as the plugin's, as `agent skills` shows them.
+    const shipped = (name: string) => host.skills.list().filter((k) => k.source === name && k.plugin !== name).length;
+    const plugins = host.plugins.map((p) => (p.status === "loaded" ? { ...p, skills: p.skills + shipped(p.name) } : p));
     if (ctx.values.json) {
-      ctx.printJson(host.plugins);
+      ctx.printJson(plugins);
       return 0;
     }
-    const rows = host.plugins.map((p) => [
+    const rows = plugins.map((p) => [
       p.name,
       p.status,
       p.from,
       p.status === "loaded" ? `${p.tools} tools, ${p.commands} commands, ${p.skills} skills, ${p.providers} providers` : (p.error ?? ""),
     ]);
     ctx.print(ctx.table(rows, ["PLUGIN", "STATUS", "FROM", "DETAILS"]));
-    const failed = host.plugins.filter((p) => p.status === "failed").length;
+    const failed = plugins.filter((p) => p.status === "failed").length;
     if (failed) ctx.print(`\n${failed} plugin(s) failed to load.`);
     return 0;
   },

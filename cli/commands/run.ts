@@ -69,11 +69,17 @@ export async function resumeFromFlags(host: Host, v: SessionFlags, say: (level: 
 async function runHeadless(
   v: { prompt?: string; model?: string; "max-turns"?: string; "output-format"?: string; "system-prompt"?: string } & SessionFlags,
   positionals: string[],
-  ctx: Pick<AppContext, "openHost">,
+  ctx: Pick<AppContext, "openHost" | "prepare" | "warn" | "table">,
 ): Promise<number> {
   const format = (v["output-format"] ?? "text") as Format;
   if (!FORMATS.includes(format)) throw new AgentError("E_USAGE", `--output-format must be one of ${FORMATS.join(", ")}; got "${format}"`);
   checkSessionFlags(v);
+  if (v.resume === "") {
+    // No id and no terminal to pick in: the sessions, and what to type.
+    const { printSessions } = await import("./sessions.js");
+    printSessions({ print: ctx.warn, table: ctx.table }, (await ctx.prepare()).projectRoot);
+    throw new AgentError("E_USAGE", "--resume needs a session id here (no terminal to pick one in): one of those above, e.g. agent run --resume <id> -p \"...\"");
+  }
   const maxTurns = v["max-turns"] === undefined ? undefined : Number(v["max-turns"]);
   if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns > 0)) {
     throw new AgentError("E_USAGE", `--max-turns must be a positive whole number; got "${v["max-turns"]}"`);

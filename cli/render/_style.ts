@@ -62,6 +62,11 @@ const UNPRINTABLE_TEST = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069
  * What the CLI writes to `stream` from outside (a server's tool list, a plugin's message, a tool's
  * output): on a terminal, shown and not obeyed (`printable`); piped or redirected, exactly as written.
  */
+/** Whether `stream` is a terminal that takes cursor controls (`\r\x1b[K`, `\x1b[0J`): not with TERM=dumb. */
+export function movesCursor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  return !!stream.isTTY && env.TERM !== "dumb";
+}
+
 export function printableFor(stream: { isTTY?: boolean }, s: string): string {
   return stream.isTTY ? printable(s) : s;
 }

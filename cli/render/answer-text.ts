@@ -2,7 +2,7 @@
  * The model's answer on stdout for the pretty renderer: streamed as written, streamed as Markdown
  * (block by block, with a live preview on a terminal), or held and printed when the run ends.
  */
-import { createStyle, useColor, type Output } from "./_style.js";
+import { createStyle, movesCursor, useColor, type Output } from "./_style.js";
 import { createMarkdownStream } from "./markdown.js";
 
 export interface AnswerTextOptions {
@@ -32,7 +32,7 @@ export class AnswerText {
       ? createMarkdownStream(
           rendered,
           () => ({ width: Math.max(20, Math.min(out.columns || 100, 120) - 1), style: createStyle(color ?? useColor(out)) }),
-          out.isTTY ? { preview: { columns: () => out.columns || 80, rows: () => (out as { rows?: number }).rows || 24 } } : {},
+          movesCursor(out) ? { preview: { columns: () => out.columns || 80, rows: () => (out as { rows?: number }).rows || 24 } } : {},
         )
       : undefined;
   }

@@ -9,7 +9,7 @@
  */
 import { redactString, summarize, type AgentEvent } from "../../core/index.js";
 import { summarizeInput } from "./_format.js";
-import { createStyle, printable, useColor, type Output, type Style } from "./_style.js";
+import { createStyle, movesCursor, printable, useColor, type Output, type Style } from "./_style.js";
 import { AnswerText } from "./answer-text.js";
 import { endLine, noticeLine, toolLine } from "./pretty-lines.js";
 import { StatusLine } from "./status-line.js";
@@ -39,7 +39,8 @@ export function createPrettyRenderer(options: PrettyOptions) {
   const showSummary = options.summary ?? true;
   const width = () => Math.max(20, (err.columns || 100) - 1);
   // The spinner and the answer share one terminal: each makes way for the other.
-  const status = new StatusLine({ err, style: s, live: !!err.isTTY, width, beforeDraw: () => answer.breakLine() });
+  // A terminal without cursor controls (TERM=dumb) gets plain lines: no spinner redrawn in place.
+  const status = new StatusLine({ err, style: s, live: movesCursor(err), width, beforeDraw: () => answer.breakLine() });
   const answer = new AnswerText({ out, streaming: options.streamText ?? !!out.isTTY, markdown: !!options.markdown, color: options.color, beforeWrite: () => status.clear() });
 
   /** A finished line on stderr, above the spinner. */

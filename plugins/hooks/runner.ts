@@ -119,9 +119,13 @@ function spawnHook(spec: RunSpec, run: { file: string; args: string[]; cwd: stri
     const stopGroup = () => {
       if (child.pid) void terminate(child.pid, { group: true, graceMs: 300 });
     };
+    // At its timeout the hook is over: its group is stopped in the background, and the outcome is given
+    // now, not when the pipes close (which on a loaded machine could come after the host's own bound on
+    // the handler waiting for it, turning "the hook timed out" into "the hooks plugin failed").
     const timer = setTimeout(() => {
       timedOut = true;
       stopGroup();
+      finish({});
     }, spec.timeoutMs);
     const onAbort = () => {
       aborted = true;

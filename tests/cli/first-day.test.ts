@@ -132,3 +132,19 @@ export default defineConfig({ model: typeof createTestHost === "function" ? "ope
     expect(doctor.stdout).toContain(`imports agent-host 9.9.9 from the project (${p.path("node_modules/agent-host")})`);
   });
 });
+
+describe.concurrent("agent plugins", () => {
+  test("counts the skills a plugin ships (skillDirs), as agent skills lists them", async () => {
+    const p = tempProject({
+      ".agentrc.json": { plugins: ["./shipper/index.mjs"] },
+      "shipper/package.json": { name: "agent-plugin-shipper", version: "1.0.0", type: "module" },
+      "shipper/index.mjs": `export default { name: "shipper", skillDirs: ["skills"] };\n`,
+      "shipper/skills/greet-guide/SKILL.md": "---\nname: greet-guide\ndescription: How to greet.\n---\nSay hello.\n",
+    });
+    const skills = await cli(p, ["skills", "--json"]);
+    expect(JSON.parse(skills.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ name: "greet-guide", source: "shipper" })]));
+    const plugins = await cli(p, ["plugins", "--json"]);
+    expect(JSON.parse(plugins.stdout).find((x: { name: string }) => x.name === "shipper")).toMatchObject({ status: "loaded", skills: 1 });
+    expect((await cli(p, ["plugins"])).stdout).toMatch(/shipper\s+loaded\s+.*0 tools, 0 commands, 1 skills/);
+  });
+});

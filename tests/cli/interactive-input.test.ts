@@ -91,12 +91,9 @@ test("keys typed during a run are not echoed over the spinner and wait in the ne
   expect(await s.exited).toBe(0);
 });
 
-test("!command runs through the gate (asked, audited) and its output reaches the model with the next prompt", async () => {
+test("!command runs through the gate without a question (you typed it; audited) and its output reaches the model with the next prompt", async () => {
   const s = await start(["You ran echo."]);
   s.type("!echo hello-from-shell\r");
-  await s.waitFor("? Allow run_command(echo hello-from-shell)");
-  await s.waitFor("$ echo hello-from-shell");
-  s.type("y\r");
   await s.waitFor("hello-from-shell");
   await s.waitFor("(added to the conversation");
   await s.prompt();
@@ -106,7 +103,8 @@ test("!command runs through the gate (asked, audited) and its output reaches the
   expect(lastUser(0)).toMatch(/^I ran this shell command myself \(with !\):\n\$ echo hello-from-shell\n[\s\S]*hello-from-shell/);
   expect(lastUser(0).endsWith("what did it print?")).toBe(true);
   const audit = readFileSync(path.join(project!.dir, ".agent/audit.jsonl"), "utf8");
-  expect(audit).toMatch(/"kind":"call".*"name":"run_command".*"outcome":"ok"/);
+  expect(audit).toMatch(/"kind":"call".*"name":"run_command".*"by":"user:once".*"outcome":"ok"/);
+  expect(s.text).not.toContain("? Allow run_command");
   s.type("/exit\r");
   expect(await s.exited).toBe(0);
 });

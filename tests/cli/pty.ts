@@ -13,13 +13,13 @@ export class PtySession {
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcess;
 
-  constructor(cwd: string, env: NodeJS.ProcessEnv, args: string[] = [], options: { color?: boolean } = {}) {
+  constructor(cwd: string, env: NodeJS.ProcessEnv, args: string[] = [], options: { color?: boolean; term?: string } = {}) {
     const argv = args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
     // A pseudo-terminal stands for a person at the keyboard: CI=true (as .ci/run sets it) would make the CLI headless.
     const { CI: _ci, ...rest } = env;
     this.child = spawn("script", ["-qefc", `stty cols 120 rows 40; exec "${process.execPath}" "${CLI}" ${argv}`, "/dev/null"], {
       cwd,
-      env: { ...rest, ...(options.color ? { FORCE_COLOR: "1" } : { NO_COLOR: "1" }), TERM: "xterm" },
+      env: { ...rest, ...(options.color ? { FORCE_COLOR: "1" } : { NO_COLOR: "1" }), TERM: options.term ?? "xterm" },
       stdio: ["pipe", "pipe", "pipe"],
     });
     this.child.stdout!.setEncoding("utf8").on("data", (d: string) => {

@@ -71,7 +71,7 @@ function start(p: TempProject, tool: string): { child: ChildProcess; exited: Pro
   return { child, exited };
 }
 
-async function waitFor(what: string, cond: () => boolean, ms = 20_000): Promise<void> {
+async function waitFor(what: string, cond: () => boolean, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);

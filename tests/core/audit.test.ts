@@ -12,7 +12,6 @@ import { closeHosts, hostWithTools, readAudit, testHost } from "../helpers/host.
 import { DIST_INDEX_URL, assertBuilt } from "../helpers/paths.js";
 import { cleanupTemp, tempProject } from "../helpers/project.js";
 
-vi.setConfig({ testTimeout: 30_000 });
 afterEach(closeHosts);
 afterAll(cleanupTemp);
 

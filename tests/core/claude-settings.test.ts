@@ -12,7 +12,6 @@ import { parsePermissionRule, prepareHost } from "../../core/index.js";
 import { pathMatcher } from "../../core/permissions.js";
 import { cleanupTemp, tempDir, tempProject, writeFile } from "../helpers/project.js";
 
-vi.setConfig({ testTimeout: 30_000 });
 afterAll(cleanupTemp);
 const savedDir = process.env.CLAUDE_CONFIG_DIR;
 afterEach(() => {

@@ -8,7 +8,6 @@ import mcpPlugin from "../../plugins/mcp/index.js";
 import { DIST_INDEX } from "../helpers/paths.js";
 import { cleanupTemp, tempDir, tempProject, writeFile } from "../helpers/project.js";
 
-vi.setConfig({ testTimeout: 30_000 });
 afterAll(cleanupTemp);
 
 const load = (cwd: string, userConfigDir: string | false = false) => loadConfig({ cwd, userConfigDir });

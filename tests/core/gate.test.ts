@@ -7,7 +7,6 @@ import { AgentError, z, type AgentEvent, type ToolCallContext, type ToolDefiniti
 import { closeHosts, hostWithTools } from "../helpers/host.js";
 import { cleanupTemp } from "../helpers/project.js";
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(closeHosts);
 afterAll(cleanupTemp);
 

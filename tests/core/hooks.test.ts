@@ -9,7 +9,6 @@ import { closeHosts, hostWithTools, testHost } from "../helpers/host.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 import { cleanupTemp } from "../helpers/project.js";
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(closeHosts);
 afterAll(cleanupTemp);
 

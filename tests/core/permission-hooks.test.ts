@@ -10,7 +10,6 @@ import type { CreateHostOptions, PermissionCheck, PermissionPromptInfo, Permissi
 import { closeHosts, testHost } from "../helpers/host.js";
 import { cleanupTemp } from "../helpers/project.js";
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(closeHosts);
 afterAll(cleanupTemp);
 

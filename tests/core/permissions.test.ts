@@ -6,7 +6,6 @@ import type { PermissionMode } from "../../core/types.js";
 import { closeHosts, hostWithTools } from "../helpers/host.js";
 import { cleanupTemp, tempProject } from "../helpers/project.js";
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(closeHosts);
 afterAll(cleanupTemp);
 

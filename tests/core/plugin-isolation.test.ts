@@ -15,7 +15,6 @@ import { closeHosts, testHost } from "../helpers/host.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 import { cleanupTemp, tempDir, tempProject } from "../helpers/project.js";
 
-vi.setConfig({ testTimeout: 30_000 });
 afterEach(closeHosts);
 afterAll(cleanupTemp);
 

@@ -10,7 +10,6 @@ import { closeHosts, testHost } from "../helpers/host.js";
 import { DIST_INDEX, DIST_INDEX_URL, assertBuilt } from "../helpers/paths.js";
 import { cleanupTemp, tempProject, type TempProject } from "../helpers/project.js";
 
-vi.setConfig({ testTimeout: 30_000 });
 afterEach(closeHosts);
 afterAll(cleanupTemp);
 

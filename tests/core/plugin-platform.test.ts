@@ -10,7 +10,6 @@ import { hostVersion } from "../../core/version.js";
 import { closeHosts, testHost } from "../helpers/host.js";
 import { cleanupTemp, tempProject } from "../helpers/project.js";
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(closeHosts);
 afterAll(cleanupTemp);
 

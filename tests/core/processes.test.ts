@@ -7,7 +7,6 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, test, vi } from "vitest";
 import { terminate } from "../../core/index.js";
 
-vi.setConfig({ testTimeout: 20_000 });
 
 /** Members of process group `pgid` that are running (not zombies), from /proc. */
 function liveMembers(pgid: number): number[] {

@@ -9,7 +9,6 @@ const makeToolEntry = (def: ToolDefinition, plugin: string, _override: undefined
 import { closeHosts, testHost } from "../helpers/host.js";
 import { cleanupTemp } from "../helpers/project.js";
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(closeHosts);
 afterAll(cleanupTemp);
 

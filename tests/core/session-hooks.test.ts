@@ -9,7 +9,6 @@ import { scriptedProvider, type ScriptedTurn } from "../../core/testing.js";
 import { closeHosts, testHost } from "../helpers/host.js";
 import { cleanupTemp } from "../helpers/project.js";
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(closeHosts);
 afterAll(cleanupTemp);
 

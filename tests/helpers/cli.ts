@@ -50,7 +50,8 @@ export function runCli(args: string[], options: RunCliOptions): Promise<CliResul
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    const timeoutMs = options.timeoutMs ?? 30_000;
+    // A hung CLI fails the test; a slow one (a loaded machine) is not a hung one.
+    const timeoutMs = options.timeoutMs ?? 110_000;
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`agent ${args.join(" ")} did not finish within ${timeoutMs} ms.\nstdout: ${stdout}\nstderr: ${stderr}`));

@@ -9,7 +9,6 @@ import { closeHosts } from "../../helpers/host.js";
 import { cleanupTemp } from "../../helpers/project.js";
 import { bash, hookAudit, hooksHost, node, readLog } from "./helpers.js";
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(closeHosts);
 afterAll(cleanupTemp);
 

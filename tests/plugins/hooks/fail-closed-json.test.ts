@@ -12,7 +12,6 @@ import { closeHosts } from "../../helpers/host.js";
 import { cleanupTemp } from "../../helpers/project.js";
 import { bash, hook, hookAudit, hooksHost, readLog } from "./helpers.js";
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(closeHosts);
 afterAll(cleanupTemp);
 

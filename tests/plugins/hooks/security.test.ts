@@ -11,7 +11,6 @@ import { closeHosts } from "../../helpers/host.js";
 import { cleanupTemp, tempProject } from "../../helpers/project.js";
 import { bash, hooksHost, readLog } from "./helpers.js";
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(closeHosts);
 afterAll(cleanupTemp);
 

@@ -9,7 +9,6 @@ import { closeHosts } from "../../helpers/host.js";
 import { cleanupTemp } from "../../helpers/project.js";
 import { bash, hook, hookAudit, hooksHost, node, readLog } from "./helpers.js";
 
-vi.setConfig({ testTimeout: 20_000 });
 afterEach(closeHosts);
 afterAll(cleanupTemp);
 
@@ -198,7 +197,7 @@ describe("PermissionRequest and Notification", () => {
     const done = new Promise<void>((resolve) => h.host.on((e: AgentEvent) => void (e.type === "permission_request" && setTimeout(resolve, 0))));
     await h.host.tools.call("run_command", { command: "echo x" });
     await done;
-    await vi.waitFor(() => expect(readLog(h.project.path("log")).inputs).toHaveLength(1), { timeout: 5000 });
+    await vi.waitFor(() => expect(readLog(h.project.path("log")).inputs).toHaveLength(1), { timeout: 60_000 });
     expect(readLog(h.project.path("log")).inputs[0]).toMatchObject({ hook_event_name: "Notification", notification_type: "permission_prompt", message: "agent needs your permission to use run_command(echo x)", title: "Permission needed" });
   });
 });

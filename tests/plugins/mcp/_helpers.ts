@@ -114,7 +114,7 @@ export async function startEverything(mode: "streamableHttp" | "sse"): Promise<{
 }
 
 /** Poll until `fn` returns something truthy. */
-export async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<NonNullable<T>> {
+export async function waitFor<T>(fn: () => T | Promise<T>, what: string, timeoutMs = 60_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

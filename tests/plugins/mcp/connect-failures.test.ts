@@ -89,7 +89,7 @@ describe("servers that fail to connect", () => {
     const pid = Number(/started pid (\d+)/.exec(log())?.[1]);
     expect(pid).toBeGreaterThan(0);
     // It ignores stdin EOF, so only a signal to its process group stops it.
-    await waitFor(() => !isAlive(pid), "the hung server to be stopped", 5000);
+    await waitFor(() => !isAlive(pid), "the hung server to be stopped", 60_000);
     expect(log()).toMatch(/exited \(signal SIG(TERM|KILL)\)/);
   });
 
