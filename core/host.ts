@@ -55,13 +55,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   let ready = false;
   let emitting = 0;
 
-  const auditSetting = options.audit ?? (config.audit?.enabled === false ? false : (config.audit?.path ?? ".agent/audit.jsonl"));
-  const audit = new AuditLog(
-    auditSetting === false ? undefined : path.resolve(workspace.root, auditSetting),
-    sessionId,
-    (m) => report({ kind: "config", message: m }),
-    { failClosed: config.audit?.onError !== "warn", maxBytes: config.audit?.maxBytes, keep: config.audit?.keep },
-  );
+  const audit = openAuditLog(options.audit, config, workspace.root, sessionId, (m) => report({ kind: "config", message: m }));
 
   function emit(event: AgentEvent): void {
     // Guard against an event handler that emits in a loop.
@@ -425,4 +419,11 @@ function allowedMode(mode: PermissionMode, config: { permissions?: { disableBypa
   if (mode !== "bypass" || config.permissions?.disableBypass !== true) return mode;
   const from = origins.find((o) => o.key === "permissions.disableBypass" && o.value === "true")?.file ?? "the config";
   throw new AgentError("E_USAGE", `bypass mode is disabled by ${from} (permissions.disableBypass); use another permission mode`);
+}
+
+/** The host's audit log: `options.audit` (false: none), else config `audit`, else `.agent/audit.jsonl`. */
+function openAuditLog(given: string | false | undefined, config: { audit?: { enabled?: boolean; path?: string; onError?: "fail" | "warn"; maxBytes?: number; keep?: number } }, root: string, sessionId: string, onError: (message: string) => void): AuditLog {
+  const setting = given ?? (config.audit?.enabled === false ? false : (config.audit?.path ?? ".agent/audit.jsonl"));
+  const file = setting === false ? undefined : path.resolve(root, setting);
+  return new AuditLog(file, sessionId, onError, { failClosed: config.audit?.onError !== "warn", maxBytes: config.audit?.maxBytes, keep: config.audit?.keep });
 }

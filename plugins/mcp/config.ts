@@ -245,6 +245,19 @@ export function parseServers(
   return { servers, problems };
 }
 
+/** One schema problem of a server entry: the key, what was expected, what was there. */
+function issueLine(name: string, entry: unknown, issue: { path: PropertyKey[]; message: string }): string {
+  const key = String(issue.path[0] ?? "");
+  const expected = EXPECTED[key];
+  const what = Array.isArray(expected) ? (issue.path.length > 1 ? expected[1] : expected[0]) : expected;
+  const value = valueAt(entry, issue.path);
+  // A number or boolean where a string belongs: say how to write it.
+  const quote = (key === "args" || key === "env" || key === "headers") && (typeof value === "number" || typeof value === "boolean")
+    ? ` (put it in quotes: a ${typeof value} is not passed on as written)`
+    : "";
+  return `${keyPath(name, issue.path)}: expected ${what ?? issue.message}, got ${describeValue(value)}${quote}`;
+}
+
 function parseServer(name: string, entry: unknown, root: string, env: NodeJS.ProcessEnv): { server?: ServerConfig; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
   const fatal = (message: string) => ({ problems: [...problems, { server: name, message, fatal: true }] });
@@ -256,21 +269,7 @@ function parseServer(name: string, entry: unknown, root: string, env: NodeJS.Pro
   }
   // The usual local server needs no zod: its first parse costs ~3 ms of start-up (bench/first-turn.mjs).
   const parsed = isPlainStdioEntry(entry) ? { success: true as const, data: entry as McpServerConfigInput } : McpServerConfigSchema.safeParse(entry);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => {
-      const key = String(issue.path[0] ?? "");
-      const expected = EXPECTED[key];
-      const what = Array.isArray(expected) ? (issue.path.length > 1 ? expected[1] : expected[0]) : expected;
-      const value = valueAt(entry, issue.path);
-      const got = describeValue(value);
-      // A number or boolean where a string belongs: say how to write it.
-      const quote = (key === "args" || key === "env" || key === "headers") && (typeof value === "number" || typeof value === "boolean")
-        ? ` (put it in quotes: a ${typeof value} is not passed on as written)`
-        : "";
-      return `${keyPath(name, issue.path)}: expected ${what ?? issue.message}, got ${got}${quote}`;
-    });
-    return fatal(lines.join("; "));
-  }
+  if (!parsed.success) return fatal(parsed.error.issues.map((issue) => issueLine(name, entry, issue)).join("; "));
   const c = parsed.data;
 
   for (const key of Object.keys(entry)) {
