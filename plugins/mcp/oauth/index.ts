@@ -134,6 +134,8 @@ export async function login(config: ServerConfig, env: AuthEnv, print: (line: st
     // A step-up (403 insufficient_scope) after the first login asks once more, at most twice.
     for (let i = 0; i < 3 && !done; i++) {
       if (mode) mode.started = false;
+      // Each round discovers afresh: a server that moved to another authorization server is followed there (SEP-2352).
+      if (i > 0) auth.provider.invalidateCredentials("discovery");
       done = await connectOnce();
     }
     if (!done) throw new Error("the server still asks for authorization after the login");

@@ -18,6 +18,8 @@ export interface StoredAuth {
   client?: OAuthClientInformationMixed;
   /** True when `client` came from dynamic registration or a metadata document (not the config). */
   registered?: boolean;
+  /** The authorization server (`issuer`) that registration was made with: another one means registering again (SEP-2352). */
+  clientIssuer?: string;
   tokens?: OAuthTokens;
   /** ms since the epoch; from `expires_in` when the tokens were saved. */
   expiresAt?: number;
