@@ -112,8 +112,11 @@ export async function login(config: ServerConfig, env: AuthEnv, print: (line: st
     const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
     const { UnauthorizedError } = await import("@modelcontextprotocol/client");
     const { CLIENT_INFO, negotiation } = await import("../client/setup.js");
+    const { ownOriginIssuerMismatch } = await import("../transport/http-open.js");
+    let ownOrigin = false;
     const connectOnce = async () => {
-      const transport = new StreamableHTTPClientTransport(new URL(config.url!), { authProvider: auth.provider, fetch: auth.fetch, requestInit: { headers: config.headers } });
+      const skip = ownOrigin ? { skipIssuerMetadataValidation: true } : {};
+      const transport = new StreamableHTTPClientTransport(new URL(config.url!), { authProvider: auth.provider, fetch: auth.fetch, requestInit: { headers: config.headers }, ...skip });
       // The revision the server's connections speak: a 2026-07-28-only server refuses an initialize.
       const client = new Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: negotiation(config) });
       try {
@@ -122,6 +125,11 @@ export async function login(config: ServerConfig, env: AuthEnv, print: (line: st
         if (client.getServerCapabilities()?.tools) await client.listTools();
         return true;
       } catch (err) {
+        // A 2025-03-26 server that is its own authorization server: see transport/http-open.ts.
+        if (!ownOrigin && ownOriginIssuerMismatch(err, config.url!)) {
+          ownOrigin = true;
+          return false;
+        }
         if (!(err instanceof UnauthorizedError) || !mode?.started) throw err;
         const code = await listener!.waitForCode(timeoutMs);
         await transport.finishAuth(code, listener!.issuer);

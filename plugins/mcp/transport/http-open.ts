@@ -25,14 +25,35 @@ export interface RemoteOpener {
   connectOptions(timeout: number): { timeout: number };
 }
 
+/**
+ * A 2025-03-26 server without protected-resource metadata is its own authorization server (its origin); one
+ * whose metadata names another issuer fails the SDK's RFC 8414 issuer check. No other server is involved
+ * there to be mixed up with, so that server gets the check off (and only it).
+ */
+export function ownOriginIssuerMismatch(err: unknown, url: string): boolean {
+  const message = String((err as Error)?.message ?? "");
+  return /^Issuer mismatch in authorization server metadata/.test(message) && message.includes(`expected "${new URL(url).origin}/"`);
+}
+
 export async function openRemote(o: RemoteOpener, state: Attempt, remaining: () => number): Promise<OpenedSession> {
+  try {
+    return await openRemoteWith(o, state, remaining, false);
+  } catch (err) {
+    if (!ownOriginIssuerMismatch(err, o.config.url!)) throw err;
+    o.note(`OAuth: ${(err as Error).message}; the server is its own authorization server (2025-03-26), so its metadata's issuer is taken as it is`);
+    await state.session.client?.close().catch(() => {});
+    return openRemoteWith(o, state, remaining, true);
+  }
+}
+
+async function openRemoteWith(o: RemoteOpener, state: Attempt, remaining: () => number, skipIssuerMetadataValidation: boolean): Promise<OpenedSession> {
   const c = o.config;
   await loadCore();
   const url = new URL(c.url!);
   const requestInit = { headers: c.headers };
   const auth = await o.auth();
   if (auth) await refreshIfExpiring(auth, c.url!, o.note);
-  const authOptions = auth ? { authProvider: auth.provider, fetch: auth.fetch } : {};
+  const authOptions = auth ? { authProvider: auth.provider, fetch: auth.fetch, ...(skipIssuerMetadataValidation ? { skipIssuerMetadataValidation } : {}) } : {};
   let httpFailure: string | undefined;
   if (c.transport !== "sse") {
     const { StreamableHTTPClientTransport } = await loadStreamableHttp();
