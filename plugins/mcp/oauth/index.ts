@@ -13,6 +13,7 @@ import { describeError } from "../errors.js";
 import { LoopbackListener, openBrowser } from "./browser.js";
 import { covers, McpOAuthProvider, NeedsLoginError, unionScopes, type LoginMode } from "./provider.js";
 import { storeFor, type AuthEnv } from "./store.js";
+import { ownOriginIssuerMismatch } from "./own-origin.js";
 
 export { authState, storeFor, type AuthEnv } from "./store.js";
 
@@ -112,7 +113,6 @@ export async function login(config: ServerConfig, env: AuthEnv, print: (line: st
     const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
     const { UnauthorizedError } = await import("@modelcontextprotocol/client");
     const { CLIENT_INFO, negotiation } = await import("../client/setup.js");
-    const { ownOriginIssuerMismatch } = await import("../transport/http-open.js");
     let ownOrigin = false;
     const connectOnce = async () => {
       const skip = ownOrigin ? { skipIssuerMetadataValidation: true } : {};

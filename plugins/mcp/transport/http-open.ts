@@ -13,6 +13,7 @@ import type { Attempt, OpenedSession } from "../session.js";
 import type { GuardedTransport } from "./frame-guard.js";
 import { refreshIfExpiring, type ServerAuth } from "../oauth/index.js";
 import { isNeedsLogin } from "../oauth/provider.js";
+import { ownOriginIssuerMismatch } from "../oauth/own-origin.js";
 import { loadCore, loadSse, loadStreamableHttp } from "./sdk.js";
 
 export interface RemoteOpener {
@@ -23,16 +24,6 @@ export interface RemoteOpener {
   listAll(state: Attempt, client: Client, remaining: () => number): Promise<OpenedSession>;
   auth(): Promise<ServerAuth | undefined>;
   connectOptions(timeout: number): { timeout: number };
-}
-
-/**
- * A 2025-03-26 server without protected-resource metadata is its own authorization server (its origin); one
- * whose metadata names another issuer fails the SDK's RFC 8414 issuer check. No other server is involved
- * there to be mixed up with, so that server gets the check off (and only it).
- */
-export function ownOriginIssuerMismatch(err: unknown, url: string): boolean {
-  const message = String((err as Error)?.message ?? "");
-  return /^Issuer mismatch in authorization server metadata/.test(message) && message.includes(`expected "${new URL(url).origin}/"`);
 }
 
 export async function openRemote(o: RemoteOpener, state: Attempt, remaining: () => number): Promise<OpenedSession> {

@@ -1,6 +1,6 @@
 /** The one case the SDK's RFC 8414 issuer check is turned off: a 2025-03-26 server that is its own authorization server. */
 import { expect, it } from "vitest";
-import { ownOriginIssuerMismatch } from "../../../plugins/mcp/transport/http-open.js";
+import { ownOriginIssuerMismatch } from "../../../plugins/mcp/oauth/own-origin.js";
 
 it("is the server's own origin expected, and only that", () => {
   const url = "http://localhost:39799/mcp";
