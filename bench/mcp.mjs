@@ -32,8 +32,8 @@ const SERVERS = path.join(ROOT, "node_modules", "@modelcontextprotocol");
 const MEMORY = path.join(SERVERS, "server-memory", "dist", "index.js");
 const EVERYTHING = path.join(SERVERS, "server-everything", "dist", "index.js");
 
-const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+const { Client } = await import("@modelcontextprotocol/client");
+const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
 
 // --- the plain SDK script of benchmark 1 (spawned as its own process) ---------------------------
 if (process.argv[2] === "--baseline") {

@@ -9,6 +9,13 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** `progress 3/10: indexing` — what the server reported, on one line, with terminal controls removed. */
+export function progressLine(e: { progress: number; total?: number; message?: string }): string {
+  const count = e.total !== undefined ? `${e.progress}/${e.total}` : String(e.progress);
+  const message = e.message ? `: ${e.message.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").slice(0, 200)}` : "";
+  return `progress ${count}${message}`;
+}
+
 export default defineAppCommand({
   name: "call",
   description: "call one tool through the gate: agent call <tool> [json-args] [--json]",
@@ -35,8 +42,12 @@ export default defineAppCommand({
     const json = !!ctx.values.json;
     // Startup problems (a server that did not connect) go to stderr in every mode, and into the JSON too.
     const host = await ctx.openHost({ interactive: rawArgs !== "-" });
+    // A long tool's progress (an MCP server's notifications/progress) on stderr, as `agent run` shows it; --json keeps stderr quiet.
+    const off = json ? undefined : host.on((e) => {
+      if (e.type === "tool_progress") process.stderr.write(`${progressLine(e)}\n`);
+    });
     // SIGINT / SIGTERM abort the call before the host closes: it ends "aborted", the tool is cancelled.
-    const result = await host.tools.call(name, input, { signal: ctx.interrupted });
+    const result = await host.tools.call(name, input, { signal: ctx.interrupted }).finally(() => off?.());
     if (json) {
       const out: Record<string, unknown> = { ok: result.ok, output: result.output };
       if (result.error) out.error = result.error;

@@ -141,12 +141,16 @@ async function runHeadless(
 }
 
 /**
- * A prompt whose first word is a registered slash command is that command, run as the user typed it;
- * any other prompt (including `/usr/bin/foo is slow`) goes to the model as written.
+ * A prompt whose first word is a registered slash command is that command, run as the user typed it
+ * (an MCP prompt's server is started for it); any other prompt (including `/usr/bin/foo is slow`) goes
+ * to the model as written.
  */
 async function expandCommand(host: Host, text: string, signal: AbortSignal): Promise<{ prompt?: string; output?: string; model?: string }> {
   const m = /^\/(\S+)/.exec(text.trimStart());
-  if (!m || !host.commands.get(m[1])) return { prompt: text };
+  if (!m) return { prompt: text };
+  // A command a tool source brings (an MCP server's prompt, `/mcp__server__prompt`) exists once that source is loaded.
+  if (!host.commands.get(m[1])) await host.tools.load({ names: [m[1]] });
+  if (!host.commands.get(m[1])) return { prompt: text };
   const result = await host.commands.run(text.trimStart(), { signal, asUser: true });
   return { prompt: result.prompt, output: result.output, model: result.model };
 }

@@ -288,8 +288,7 @@ function parseServer(name: string, entry: unknown, root: string, env: NodeJS.Pro
   } else if (c.type === "stdio") {
     return fatal(`${keyPath(name, ["type"])}: "stdio" needs a "command", but this server has a "url"`);
   } else if (c.type === "sse") transport = "sse";
-  else if (c.type || c.httpUrl) transport = "http";
-  else transport = "auto";
+  else transport = c.type || c.httpUrl ? "http" : "auto";
 
   const expand = (value: string, at: PropertyKey[]): string => {
     const r = expandVars(value, env);

@@ -146,6 +146,8 @@ export function checkTool(raw: unknown, index: number): { tool: Tool } | { skipp
   if (typeof raw.name !== "string" || raw.name === "") return { skipped: { name: `#${index}`, reason: `it has no "name" (got ${describe(raw.name)})` } };
   const name = raw.name;
   if (!("inputSchema" in raw)) return { skipped: { name, reason: 'it has no inputSchema (MCP requires one, of type "object")' } };
+  // A tool that only runs as a task (SEP-1686) fails every plain call: not offered at all.
+  if (isObject(raw.execution) && raw.execution.taskSupport === "required") return { skipped: { name, reason: 'it runs only as a task (execution.taskSupport "required"), which agent does not call' } };
   const input = checkSchema(raw.inputSchema, "inputSchema");
   if ("reason" in input) return { skipped: { name, reason: input.reason } };
   let candidate: Loose = { ...raw, inputSchema: input.schema };

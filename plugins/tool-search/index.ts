@@ -8,7 +8,7 @@
  * loaded gives a result saying how to load it. Written only against the public plugin API.
  */
 import { definePlugin, z, type ModelRequest, type PluginContext, type ToolCallInfo } from "../../core/index.js";
-import { alwaysLoaded, DEFAULTS, deferrable, listing, search, shouldDefer, type SearchSettings } from "./select.js";
+import { alwaysLoaded, DEFAULTS, deferrable, listing, MAX_LOAD, overLimit, search, shouldDefer, type SearchSettings } from "./select.js";
 
 declare module "../../core/index.js" {
   interface PluginConfigSections {
@@ -33,7 +33,7 @@ export const TOOL_SEARCH = "tool_search";
 const SearchInput = z.object({
   query: z.string().optional().describe('Keywords matched against tool names and descriptions, or a /regex/'),
   names: z.array(z.string()).optional().describe("Exact tool names to load"),
-  limit: z.number().int().min(1).max(20).optional().describe("At most this many tools (default 5)"),
+  limit: z.number().int().min(1).max(MAX_LOAD).optional().describe(`At most this many tools (default 5; ${MAX_LOAD} at most, exact names included)`),
 });
 
 export default definePlugin({
@@ -84,10 +84,16 @@ export default definePlugin({
         const found = search(candidates, input);
         if (found.length === 0) return `No tool matches ${JSON.stringify(input.query ?? input.names)}. ${candidates.length} tools can be searched.`;
         const s = state(call.sessionId);
-        for (const t of found) s.loaded.add(t.name);
+        for (const t of found) {
+          // Loaded again: now the most recent (the first to stay when a request must leave some out).
+          s.loaded.delete(t.name);
+          s.loaded.add(t.name);
+        }
         const defs = found.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+        const asked = new Set(input.names ?? []).size;
+        const cut = asked > MAX_LOAD ? ` (at most ${MAX_LOAD} a search: ask again for the rest)` : "";
         return {
-          output: `Loaded ${found.length} tool(s); call them from your next turn:\n${JSON.stringify(defs, null, 1)}`,
+          output: `Loaded ${found.length} tool(s)${cut}; call them from your next turn:\n${JSON.stringify(defs, null, 1)}`,
           structured: { loaded: found.map((t) => t.name) },
         };
       },
@@ -105,12 +111,16 @@ export default definePlugin({
       s.deferring = true;
       refuseUnloaded();
       const left = new Set(candidates.map((t) => t.name));
+      let kept = [...others.filter((t) => !left.has(t.name)), ...(search ? [search] : [])];
+      // Past the API's limit the tools loaded longest ago are left out again (the model can load them once more).
+      const unload = overLimit(kept, s.loaded);
+      if (unload.size) {
+        for (const name of unload) s.loaded.delete(name);
+        kept = kept.filter((t) => !unload.has(t.name));
+        candidates.push(...others.filter((t) => unload.has(t.name)));
+      }
       const sourceOf = (name: string) => registered(name)?.source ?? "other";
-      return {
-        ...request,
-        system: `${request.system}\n\n${listing(candidates, sourceOf, settings)}`,
-        tools: [...others.filter((t) => !left.has(t.name)), ...(search ? [search] : [])],
-      };
+      return { ...request, system: `${request.system}\n\n${listing(candidates, sourceOf, settings)}`, tools: kept };
     });
 
   },

@@ -16,6 +16,11 @@ export interface SearchSettings {
   listingBytes: number;
 }
 
+/** What OpenAI-compatible APIs accept in one request: a request never carries more tools than this. */
+export const API_TOOL_LIMIT = 128;
+/** At most this many tools are loaded by one search (exact names included). */
+export const MAX_LOAD = 20;
+
 export const DEFAULTS: SearchSettings = { mode: "auto", budgetBytes: 20_000, maxTools: 100, alwaysLoad: [], listingBytes: 4_000 };
 
 const definitionBytes = (t: ModelTool) => JSON.stringify(t).length;
@@ -84,11 +89,12 @@ export interface SearchQuery {
 
 /** Tools matching the query: exact names first, then a /regex/ or keywords over names and descriptions (best first). */
 export function search(tools: readonly RegisteredTool[], q: SearchQuery): RegisteredTool[] {
-  const limit = Math.min(Math.max(q.limit ?? 5, 1), 20);
+  const limit = Math.min(Math.max(q.limit ?? 5, 1), MAX_LOAD);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const out: RegisteredTool[] = [];
   for (const n of q.names ?? []) {
     const t = byName.get(n);
+    if (out.length >= MAX_LOAD) break;
     if (t && !out.includes(t)) out.push(t);
   }
   const query = q.query?.trim();
@@ -120,4 +126,22 @@ export function search(tools: readonly RegisteredTool[], q: SearchQuery): Regist
     out.push(t);
   }
   return out;
+}
+
+/**
+ * The loaded tools to leave out again so a request of `kept` tools stays within API_TOOL_LIMIT: the ones
+ * loaded longest ago first (`loaded` is in loading order).
+ */
+export function overLimit(kept: readonly ModelTool[], loaded: ReadonlySet<string>, limit = API_TOOL_LIMIT): Set<string> {
+  const drop = new Set<string>();
+  let excess = kept.length - limit;
+  if (excess <= 0) return drop;
+  const keptNames = new Set(kept.map((t) => t.name));
+  for (const name of loaded) {
+    if (excess <= 0) break;
+    if (!keptNames.has(name)) continue;
+    drop.add(name);
+    excess--;
+  }
+  return drop;
 }

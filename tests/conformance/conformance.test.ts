@@ -2,7 +2,8 @@
  * The MCP conformance suite (client side) against the built `agent` CLI, through the adapter in
  * client.mjs (a `.mcp.json` per scenario, then `agent mcp list`, `agent mcp login` when a server
  * needs it, `agent call`). CI builds before testing. Each scenario must have checks, and pass them.
- * The whole suite (26 scenarios of 0.1.16): `node tests/conformance/run.mjs --all`.
+ * Both sets in full (26 scenarios of 0.1.16 at the 2025 wire, 32 of 0.2.0-alpha.12 at 2026-07-28):
+ * `node tests/conformance/run.mjs --all`.
  */
 import { execFile } from "node:child_process";
 import path from "node:path";
@@ -21,9 +22,9 @@ interface ScenarioResult {
   output?: string;
 }
 
-function run(scenarios: string[]): Promise<ScenarioResult[]> {
+function run(scenarios: string[], set = "2025"): Promise<ScenarioResult[]> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(here, "run.mjs"), "--json", ...scenarios], { timeout: 120_000, env: { ...process.env, CONFORMANCE_JOBS: "2" } }, (err, stdout, stderr) => {
+    execFile(process.execPath, [path.join(here, "run.mjs"), "--json", "--set", set, ...scenarios], { timeout: 120_000, env: { ...process.env, CONFORMANCE_JOBS: "2" } }, (err, stdout, stderr) => {
       // Exit code 1 just means a scenario failed: the JSON says which.
       try {
         resolve(JSON.parse(stdout) as ScenarioResult[]);
@@ -57,5 +58,16 @@ describe("MCP conformance (client), through the CLI", () => {
     // Every default of the elicitation form was applied (string, integer, number, enum, boolean).
     expect(results.find((r) => r.scenario === "elicitation-sep1034-client-defaults")!.passed).toBe(5);
     expect(results.map((r) => r.scenario)).toEqual(SCENARIOS);
+  });
+});
+
+/** The 2026-07-28 wire (0.2.0-alpha.12's requirement set): stateless requests, standard headers, RFC 9207 iss, a real tool call. */
+const MODERN = ["tools_call", "request-metadata", "http-standard-headers", "auth/iss-supported"];
+
+describe("MCP conformance (client) at 2026-07-28, through the CLI", () => {
+  it(`passes ${MODERN.join(", ")}`, { timeout: 120_000 }, async () => {
+    const results = await run(MODERN, "2026-07-28");
+    for (const r of results) expect({ scenario: r.scenario, pass: r.pass, problems: r.problems }).toMatchObject({ scenario: r.scenario, pass: true, problems: [] });
+    expect(results.map((r) => r.scenario)).toEqual(MODERN);
   });
 });

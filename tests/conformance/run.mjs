@@ -51,7 +51,7 @@ function runScenario(set, scenario, outDir) {
 }
 
 /** Run `scenarios`, `concurrency` at a time (each has its own servers on free ports); results in the order given. */
-export async function runConformance(scenarios = DEFAULT_SCENARIOS, concurrency = 1, set = "2025") {
+export async function runConformance(scenarios = DEFAULT_SCENARIOS, concurrency = 1, set = "2025", onResult = () => {}) {
   if (!existsSync(path.join(repo, "dist/index.js"))) throw new Error("dist/index.js is missing: run npm run build first");
   const results = new Array(scenarios.length);
   let next = 0;
@@ -59,6 +59,7 @@ export async function runConformance(scenarios = DEFAULT_SCENARIOS, concurrency 
     while (next < scenarios.length) {
       const i = next++;
       results[i] = await runOne(set, scenarios[i]);
+      onResult(results[i]);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
@@ -108,17 +109,19 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const results = [];
   const totals = [];
   for (const set of sets) {
-    const mine = await runConformance(all ? allClientScenarios(set) : names.length ? names : DEFAULT_SCENARIOS, jobs, set);
+    // Each result is printed as it comes (a long run that is stopped keeps what it found).
+    const print = (r) => {
+      if (json) return;
+      process.stdout.write(`${r.pass ? "PASS" : "FAIL"}  [${r.set}] ${r.scenario}: ${r.passed} passed, ${r.failed} failed, ${r.warnings} warnings\n`);
+      for (const p of r.problems) process.stdout.write(`      ${p}\n`);
+      if (r.output && process.env.CONFORMANCE_VERBOSE) process.stdout.write(`${r.output}\n`);
+    };
+    const mine = await runConformance(all ? allClientScenarios(set) : names.length ? names : DEFAULT_SCENARIOS, jobs, set, print);
     results.push(...mine);
     totals.push({ set, suite: `${SETS[set].pkg === "conformance-next" ? "@modelcontextprotocol/conformance" : SETS[set].pkg}@${suiteVersion(set)}`, passed: mine.filter((r) => r.pass).length, total: mine.length });
   }
   if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   else {
-    for (const r of results) {
-      process.stdout.write(`${r.pass ? "PASS" : "FAIL"}  [${r.set}] ${r.scenario}: ${r.passed} passed, ${r.failed} failed, ${r.warnings} warnings\n`);
-      for (const p of r.problems) process.stdout.write(`      ${p}\n`);
-      if (r.output && process.env.CONFORMANCE_VERBOSE) process.stdout.write(`${r.output}\n`);
-    }
     process.stdout.write("\n");
     for (const t of totals) process.stdout.write(`${t.passed}/${t.total} client scenarios passed at the ${t.set} wire (${t.suite})\n`);
   }

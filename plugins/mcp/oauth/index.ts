@@ -13,6 +13,7 @@ import { describeError } from "../errors.js";
 import { LoopbackListener, openBrowser } from "./browser.js";
 import { covers, McpOAuthProvider, NeedsLoginError, unionScopes, type LoginMode } from "./provider.js";
 import { storeFor, type AuthEnv } from "./store.js";
+import { ownOriginIssuerMismatch } from "./own-origin.js";
 
 export { authState, storeFor, type AuthEnv } from "./store.js";
 
@@ -112,8 +113,10 @@ export async function login(config: ServerConfig, env: AuthEnv, print: (line: st
     const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
     const { UnauthorizedError } = await import("@modelcontextprotocol/client");
     const { CLIENT_INFO, negotiation } = await import("../client/setup.js");
+    let ownOrigin = false;
     const connectOnce = async () => {
-      const transport = new StreamableHTTPClientTransport(new URL(config.url!), { authProvider: auth.provider, fetch: auth.fetch, requestInit: { headers: config.headers } });
+      const skip = ownOrigin ? { skipIssuerMetadataValidation: true } : {};
+      const transport = new StreamableHTTPClientTransport(new URL(config.url!), { authProvider: auth.provider, fetch: auth.fetch, requestInit: { headers: config.headers }, ...skip });
       // The revision the server's connections speak: a 2026-07-28-only server refuses an initialize.
       const client = new Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: negotiation(config) });
       try {
@@ -122,6 +125,11 @@ export async function login(config: ServerConfig, env: AuthEnv, print: (line: st
         if (client.getServerCapabilities()?.tools) await client.listTools();
         return true;
       } catch (err) {
+        // A 2025-03-26 server that is its own authorization server: see transport/http-open.ts.
+        if (!ownOrigin && ownOriginIssuerMismatch(err, config.url!)) {
+          ownOrigin = true;
+          return false;
+        }
         if (!(err instanceof UnauthorizedError) || !mode?.started) throw err;
         const code = await listener!.waitForCode(timeoutMs);
         await transport.finishAuth(code, listener!.issuer);
@@ -134,6 +142,8 @@ export async function login(config: ServerConfig, env: AuthEnv, print: (line: st
     // A step-up (403 insufficient_scope) after the first login asks once more, at most twice.
     for (let i = 0; i < 3 && !done; i++) {
       if (mode) mode.started = false;
+      // Each round discovers afresh: a server that moved to another authorization server is followed there (SEP-2352).
+      if (i > 0) auth.provider.invalidateCredentials("discovery");
       done = await connectOnce();
     }
     if (!done) throw new Error("the server still asks for authorization after the login");

@@ -11,7 +11,7 @@
  * With `grant: "client_credentials"` no browser is ever needed (tokens come from the token endpoint).
  */
 import { randomBytes } from "node:crypto";
-import type { AddClientAuthentication, OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/client";
+import type { AddClientAuthentication, OAuthClientInformationContext, OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/client";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/client";
 import type { OAuthSettings, ServerConfig } from "../config.js";
 import type { LoopbackListener } from "./browser.js";
@@ -104,8 +104,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return this.stateValue;
   }
 
-  clientInformation(): OAuthClientInformationMixed | undefined {
+  clientInformation(ctx?: OAuthClientInformationContext): OAuthClientInformationMixed | undefined {
     const stored = this.store.read();
+    // The server moved to another authorization server: a registration made with the old one is not used there.
+    if (stored.registered && stored.clientIssuer && ctx?.issuer && ctx.issuer !== stored.clientIssuer) return undefined;
     const id = this.settings.clientId;
     if (id) {
       // A pre-registered client: the config's, stamped with its authorization server once one accepted it.
@@ -119,7 +121,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return client;
   }
 
-  saveClientInformation(info: OAuthClientInformationMixed): void {
+  saveClientInformation(info: OAuthClientInformationMixed, ctx?: OAuthClientInformationContext): void {
     // Headless, a registration is not kept: the login registers with its real redirect URI.
     if (!this.login && !this.machine && !this.settings.clientId && !this.store.read().client) return;
     const configured = this.settings.clientId !== undefined && info.client_id === this.settings.clientId;
@@ -127,6 +129,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
       // The config keeps the pre-registered secret; the store keeps only the binding to the authorization server.
       d.client = configured ? { ...info, client_secret: undefined } : info;
       d.registered = !configured;
+      d.clientIssuer = ctx?.issuer;
     });
   }
 

@@ -18,6 +18,8 @@ export interface StoredAuth {
   client?: OAuthClientInformationMixed;
   /** True when `client` came from dynamic registration or a metadata document (not the config). */
   registered?: boolean;
+  /** The authorization server (`issuer`) that registration was made with: another one means registering again (SEP-2352). */
+  clientIssuer?: string;
   tokens?: OAuthTokens;
   /** ms since the epoch; from `expires_in` when the tokens were saved. */
   expiresAt?: number;
@@ -106,15 +108,17 @@ export class OAuthStore {
     this.cache = next;
   }
 
-  /** Forget everything about this server (logout). */
+  /** Forget everything about this server (logout); true when there was a login to forget (tokens or a registration). */
   clear(): boolean {
     const had = !!this.cache?.tokens;
     this.cache = { url: this.url };
     if (!this.file) return had;
     return withFileLock(this.file, () => {
       if (!existsSync(this.file)) return false;
+      const stored = this.parse(readText(this.file));
       rmSync(this.file, { force: true });
-      return true;
+      // What a connection notes on its own (where the metadata is) is no login.
+      return !!(stored.tokens || (stored.client && stored.registered));
     });
   }
 

@@ -13,6 +13,7 @@ import type { Attempt, OpenedSession } from "../session.js";
 import type { GuardedTransport } from "./frame-guard.js";
 import { refreshIfExpiring, type ServerAuth } from "../oauth/index.js";
 import { isNeedsLogin } from "../oauth/provider.js";
+import { ownOriginIssuerMismatch } from "../oauth/own-origin.js";
 import { loadCore, loadSse, loadStreamableHttp } from "./sdk.js";
 
 export interface RemoteOpener {
@@ -26,13 +27,24 @@ export interface RemoteOpener {
 }
 
 export async function openRemote(o: RemoteOpener, state: Attempt, remaining: () => number): Promise<OpenedSession> {
+  try {
+    return await openRemoteWith(o, state, remaining, false);
+  } catch (err) {
+    if (!ownOriginIssuerMismatch(err, o.config.url!)) throw err;
+    o.note(`OAuth: ${(err as Error).message}; the server is its own authorization server (2025-03-26), so its metadata's issuer is taken as it is`);
+    await state.session.client?.close().catch(() => {});
+    return openRemoteWith(o, state, remaining, true);
+  }
+}
+
+async function openRemoteWith(o: RemoteOpener, state: Attempt, remaining: () => number, skipIssuerMetadataValidation: boolean): Promise<OpenedSession> {
   const c = o.config;
   await loadCore();
   const url = new URL(c.url!);
   const requestInit = { headers: c.headers };
   const auth = await o.auth();
   if (auth) await refreshIfExpiring(auth, c.url!, o.note);
-  const authOptions = auth ? { authProvider: auth.provider, fetch: auth.fetch } : {};
+  const authOptions = auth ? { authProvider: auth.provider, fetch: auth.fetch, ...(skipIssuerMetadataValidation ? { skipIssuerMetadataValidation } : {}) } : {};
   let httpFailure: string | undefined;
   if (c.transport !== "sse") {
     const { StreamableHTTPClientTransport } = await loadStreamableHttp();

@@ -53,6 +53,9 @@ describe("a tools/list with invalid schemas", () => {
     expect(danglingRef({ properties: { x: { $ref: "#here" }, y: { $anchor: "here" } } })).toBeUndefined();
     expect(danglingRef({ properties: { x: { $ref: "https://example.com/other.json" } } })).toBe("https://example.com/other.json");
     expect(checkTool({ name: "t", inputSchema: {} }, 0)).toMatchObject({ tool: { inputSchema: { type: "object" } } });
+    // A tool that runs only as a task would fail every call: left out, with the reason.
+    expect(checkTool({ name: "t", inputSchema: { type: "object" }, execution: { taskSupport: "required" } }, 0)).toMatchObject({ skipped: { reason: expect.stringMatching(/runs only as a task/) } });
+    expect(checkTool({ name: "t", inputSchema: { type: "object" }, execution: { taskSupport: "optional" } }, 0)).toHaveProperty("tool");
     expect(checkTool({ name: "t", inputSchema: { $ref: "#/$defs/x", $defs: { x: {} } } }, 0)).toMatchObject({ skipped: { reason: 'its inputSchema has no "type" (MCP requires type "object")' } });
     expect(checkTool({ name: "t", inputSchema: { properties: {}, items: {} } }, 0)).toMatchObject({ skipped: { reason: 'its inputSchema has no "type" and has "items", so it is not clearly an object schema' } });
     expect(checkTool({ name: "t", inputSchema: { type: "object" }, annotations: { readOnlyHint: "yes" } }, 0)).toMatchObject({

@@ -69,6 +69,9 @@ describe("MCP OAuth through the CLI", () => {
     expect(out.stdout).toContain("Logged out of remote");
     expect(tokenFiles(p)).toEqual([]);
     expect((await agent(p, ["mcp", "list"])).stdout).toMatch(/needs login/);
+    // Logging out again (after a listing that found the server's metadata): nothing was logged in, and it says so.
+    const again = await agent(p, ["mcp", "logout", "remote"]);
+    expect(again.stdout).toBe("remote had no stored login.\n");
   });
 
   it("an expired token is refreshed before connecting, without a login", { timeout: 60_000 }, async () => {

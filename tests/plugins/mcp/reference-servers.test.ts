@@ -20,7 +20,11 @@ describe("server-everything over stdio", () => {
   });
 
   it("connects and registers its tools with their annotations as risk", () => {
-    expect(host.problems).toEqual([]);
+    // Its task-only tool would fail every plain call: it is left out, and the user is told why.
+    expect(host.problems.map((p) => p.message)).toEqual([
+      'MCP server everything: tool "simulate-research-query" skipped: it runs only as a task (execution.taskSupport "required"), which agent does not call. Its other tools are available.',
+    ]);
+    expect(host.tools.get("mcp__everything__simulate-research-query")).toBeUndefined();
     const status = getMcpStatus(host)[0];
     expect(status).toMatchObject({ status: "connected", transport: "stdio", resources: true, server: { name: "mcp-servers/everything" } });
     expect(status.tools).toBeGreaterThanOrEqual(10);

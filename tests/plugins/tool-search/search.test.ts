@@ -92,3 +92,29 @@ test("calling a deferred tool that was never loaded gives a result saying how to
   expect(r.code, r.stderr).toBe(0);
   expect(JSON.stringify(srv.requests[1].body)).toContain('Tool mcp__many__tool_5 is not loaded yet: call tool_search with {\\"names\\": [\\"mcp__many__tool_5\\"]} first');
 });
+
+describe("loading many tools", () => {
+  test("200 exact names load 20, and searches that load 160 in all never send more than 128 tools", async () => {
+    const names = (from: number, n: number) => Array.from({ length: n }, (_, i) => `mcp__many__tool_${from + i}`);
+    const searches = Array.from({ length: 8 }, (_, k) => ({ text: "More.", toolCalls: [{ id: `call_m${k}`, name: "tool_search", arguments: { names: names(20 + k * 20, 20) } }] }));
+    srv = await startFake("openai", [{ text: "Loading.", toolCalls: [{ id: "call_all", name: "tool_search", arguments: { names: names(0, 200) } }] }, ...searches, { text: "Done." }]);
+    project = await makeProject({
+      model: "openai:gpt-fake",
+      providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } },
+      mcpServers: { many: { command: process.execPath, args: [MANY] } },
+      permissions: { mode: "bypass" },
+    });
+    const r = await runCli(["run", "-p", "Load everything"], { cwd: project.dir, env: cleanEnv({}, project.dir) });
+    expect(r.code, r.stderr).toBe(0);
+    const bodies = srv.requests.map((q) => q.body as Body);
+    expect(bodies).toHaveLength(10);
+    // The 200-name search loaded 20, and said so.
+    expect(JSON.stringify(bodies[1].messages)).toContain("Loaded 20 tool(s) (at most 20 a search: ask again for the rest)");
+    expect(toolNames(bodies[1]).filter((n) => n?.startsWith("mcp__many__"))).toHaveLength(20);
+    for (const body of bodies) expect(toolNames(body).length).toBeLessThanOrEqual(128);
+    // The last search's tools are in the last request; the ones loaded first were left out again.
+    const last = toolNames(bodies[9]);
+    expect(last).toEqual(expect.arrayContaining(names(160, 20)));
+    expect(last).not.toContain("mcp__many__tool_0");
+  });
+});
