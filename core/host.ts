@@ -22,7 +22,7 @@ import { ProcessScope } from "./processes.js";
 import { createCommandSandbox } from "./sandbox/command-sandbox.js";
 import { addSecret, forgetEnvSecrets } from "./redact.js";
 import { createRegistrars, type Registries } from "./host-registrars.js";
-import { createRegistries, KIND_NAMES, kindCounts, kindListings, pluralOf, registerHookOf, type RegisterHookName } from "./kinds.js";
+import { createRegistries, KIND_NAMES, KINDS, kindCounts, kindListings, pluralOf, registerHookOf, type RegisterHookName } from "./kinds.js";
 import { sessionParts } from "./session-parts.js";
 import { ToolSources } from "./tool-sources.js";
 import { SessionLifecycle } from "./session-lifecycle.js";
@@ -157,7 +157,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     failed,
     isReady: () => ready,
     audit,
-    reject: (plugin, what, r) => report({ kind: "register", plugin, name: r.name, message: `Plugin ${plugin}: ${what} "${r.name}" rejected: ${r.reason}` }),
+    reject: (plugin, what, r) => report({ kind: "register", plugin, name: r.name, message: `Plugin ${plugin}: ${what} "${r.name}" rejected: ${r.reason}`, ...(KINDS[what].clashIsWarning && r.reason.startsWith("duplicate") ? { level: "warning" as const } : {}) }),
   });
   const counts = (plugin: string) => kindCounts(registries, plugin);
   const listings = kindListings(registries);
@@ -427,3 +427,4 @@ function openAuditLog(given: string | false | undefined, config: { audit?: { ena
   const file = setting === false ? undefined : path.resolve(root, setting);
   return new AuditLog(file, sessionId, onError, { failClosed: config.audit?.onError !== "warn", maxBytes: config.audit?.maxBytes, keep: config.audit?.keep });
 }
+

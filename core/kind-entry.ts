@@ -36,6 +36,8 @@ export interface KindOptions<Def, E extends Entry<unknown>, Registrar> {
   entry(def: Def, plugin: string, env: KindEnv): E | Rejection;
   /** The plugin's registrar, from the base one (`base` as it is, for most kinds). */
   registrar(base: BaseRegistrar<Def>, plugin: string, parts: RegistrarParts): Registrar;
+  /** A name another plugin registered first is a warning (the first one wins), not a failed registration. */
+  clashIsWarning?: boolean;
 }
 
 /** One registration kind. `types` exists only for the compiler: it carries the kind's types. */
@@ -44,10 +46,12 @@ export class KindSpec<Def, E extends Entry<unknown>, Registrar extends BaseRegis
   readonly check: KindOptions<Def, E, Registrar>["check"];
   readonly entry: KindOptions<Def, E, Registrar>["entry"];
   readonly registrar: KindOptions<Def, E, Registrar>["registrar"];
+  readonly clashIsWarning: boolean;
   constructor(options: KindOptions<Def, E, Registrar>) {
     this.check = options.check;
     this.entry = options.entry;
     this.registrar = options.registrar;
+    this.clashIsWarning = options.clashIsWarning === true;
   }
 }
 

@@ -46,8 +46,8 @@ export const KINDS = Object.freeze({
   command: new KindSpec<CommandDefinition, CommandEntry, CommandRegistrar>({ check: checkCommand, entry: commandEntry, registrar: baseRegistrar }),
   /** Skills (SKILL.md rules). */
   skill: new KindSpec<SkillDefinition, SkillEntry, SkillRegistrar>({ check: checkSkill, entry: skillEntry, registrar: baseRegistrar }),
-  /** Subagent definitions (Claude Code's subagent shape); run by the `task` tool of a plugin. */
-  agent: new KindSpec<AgentDefinition, AgentEntry, AgentRegistrar>({ check: checkAgent, entry: agentEntry, registrar: baseRegistrar }),
+  /** Subagent definitions (Claude Code's subagent shape); run by the `task` tool of a plugin. Two plugins' `code-reviewer`: the first wins. */
+  agent: new KindSpec<AgentDefinition, AgentEntry, AgentRegistrar>({ check: checkAgent, entry: agentEntry, registrar: baseRegistrar, clashIsWarning: true }),
 });
 
 type Kinds = typeof KINDS;
