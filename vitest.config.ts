@@ -10,8 +10,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
-    // Most test time is spent waiting on child processes and servers: three files at once keep two cores busy.
-    maxWorkers: 3,
+    maxWorkers: 2,
     // The CLI and fixtures read the real environment; keep the user's config (and Claude Code's) out of every test.
     // Every test's project is trusted (AGENT_TRUST=1), as a user's own project is; the trust tests unset it.
     env: { AGENT_TRUST: "1", AGENT_CONFIG_HOME: "/nonexistent/agent-config-home", CLAUDE_CONFIG_DIR: "/nonexistent/claude-config-dir", NO_COLOR: "1" },
