@@ -1,7 +1,8 @@
 /**
  * The architecture as rules (checked by tests/architecture.test.ts in `npm test`):
- * core knows no plugin and no CLI; plugins, commands and the CLI use core only through its public
- * entry; built-in plugins do not reach into each other; nothing imports in a cycle, not even for types.
+ * core knows no plugin and no CLI; kit (agent-host/kit, shared helpers) knows nothing of the host;
+ * plugins, commands and the CLI use core and kit only through their public entries; built-in plugins do
+ * not reach into each other; nothing imports in a cycle, not even for types.
  */
 module.exports = {
   forbidden: [
@@ -13,11 +14,18 @@ module.exports = {
       to: { path: "^(plugins|cli|commands|examples|skills)/" },
     },
     {
+      name: "kit-knows-no-host",
+      comment: "kit/ (agent-host/kit) holds helpers anyone may use: it imports nothing from core/, plugins/, cli/ or commands/.",
+      severity: "error",
+      from: { path: "^kit/" },
+      to: { path: "^(core|plugins|cli|commands|examples|skills)/" },
+    },
+    {
       name: "public-api-only",
-      comment: "Plugins, commands and the CLI use core only through core/index.ts (or the testing entry), as a third party would.",
+      comment: "Plugins, commands and the CLI use core and kit only through their entries (core/index.ts, core/testing.ts, kit/index.ts), as a third party would.",
       severity: "error",
       from: { path: "^(plugins|commands|cli)/" },
-      to: { path: "^core/", pathNot: "^core/(index|testing)\\.ts$" },
+      to: { path: "^(core|kit)/", pathNot: "^(core/(index|testing)|kit/index)\\.ts$" },
     },
     {
       name: "plugins-stay-apart",

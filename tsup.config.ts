@@ -30,6 +30,7 @@ export default defineConfig({
   entry: {
     index: "core/index.ts",
     testing: "core/testing.ts",
+    kit: "kit/index.ts",
     builtins: "cli/builtins.ts",
     cli: "cli/index.ts",
     "demo-server": "examples/demo-server/server.ts",
@@ -37,7 +38,7 @@ export default defineConfig({
   format: ["esm"],
   target: "node20",
   platform: "node",
-  dts: { entry: { index: "core/index.ts", testing: "core/testing.ts", builtins: "cli/builtins.ts" } },
+  dts: { entry: { index: "core/index.ts", testing: "core/testing.ts", kit: "kit/index.ts", builtins: "cli/builtins.ts" } },
   splitting: true,
   sourcemap: true,
   clean: true,

@@ -4,7 +4,8 @@
  * declaration, and the context handed to `run`.
  */
 import { parseArgs } from "node:util";
-import { AgentError, closestNames, type CliCommand, type CliContext, type CliOption } from "../core/index.js";
+import { AgentError, type CliCommand, type CliContext, type CliOption } from "../core/index.js";
+import { closestNames } from "../kit/index.js";
 
 /** What every command's context shares (the CLI fills it in once per process). */
 export type BaseContext = Omit<CliContext, "argv" | "values" | "positionals" | "rest">;

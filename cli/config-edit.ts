@@ -7,7 +7,8 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { AgentError, updateFileLocked } from "../core/index.js";
+import { AgentError } from "../core/index.js";
+import { updateFileLocked } from "../kit/index.js";
 
 export type EditResult =
   | { kind: "edited"; file: string }

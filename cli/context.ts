@@ -6,7 +6,8 @@
 import { existsSync } from "node:fs";
 import { constants } from "node:os";
 import path from "node:path";
-import { AgentError, hostVersion, prepareHost, trustPreparedFolder, type TrustReport, type Host, type PermissionAsker, type PermissionMode, type PreparedHost } from "../core/index.js";
+import { AgentError, prepareHost, trustPreparedFolder, type TrustReport, type Host, type PermissionAsker, type PermissionMode, type PreparedHost } from "../core/index.js";
+import { hostVersion } from "../kit/index.js";
 import { pluginView, type CliOpenHostOptions, type CliSessionHost, type CliSessionHostOptions } from "../core/index.js";
 import type { BaseContext } from "./args.js";
 import { trustNotice as trustNoticeLine } from "./trust-text.js";
@@ -15,7 +16,7 @@ import { flagConfig, flagPlugins, unmatchedFlagRules, type RunFlags } from "./fl
 import { claudeOnlyRulesLine } from "./rule-check.js";
 import { printJson, table } from "./format.js";
 import { printableFor } from "./render/_style.js";
-import { redactString } from "../core/index.js";
+import { redactString } from "../kit/index.js";
 
 export function version(): string {
   return hostVersion();

@@ -25,4 +25,4 @@ export function table(rows: string[][], header?: string[], forTerminal = !!proce
     .join("\n");
 }
 
-export { oneLine } from "../core/index.js";
+export { oneLine } from "../kit/index.js";

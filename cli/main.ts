@@ -3,7 +3,8 @@
  * reporting and exit codes. Exit codes: 0 success, 1 the tool/command/run failed, 2 usage or config
  * error, 3 denied by permission, 129/130/143 interrupted (SIGHUP/SIGINT/SIGTERM).
  */
-import { AgentError, ConfigError, ExitCode, closestNames, errorMessage, pluginPreparedView, pluginView, type CliCommand, type ErrorCode } from "../core/index.js";
+import { AgentError, ConfigError, ExitCode, errorMessage, pluginPreparedView, pluginView, type CliCommand, type ErrorCode } from "../core/index.js";
+import { closestNames } from "../kit/index.js";
 import { findCommand, GLOBAL_FLAGS, helpFor, runCliCommand, type BaseContext } from "./args.js";
 import { addDir, cliPermissionMode, pluginDir, RULE_FLAGS, takeRules, type RunFlags } from "./flags.js";
 import { topLevel } from "./top-level.js";
@@ -11,7 +12,7 @@ import { CORE_COMMANDS } from "./commands/index.js";
 import { createAppContext, type AppContext } from "./context.js";
 import { watchStrayErrors } from "./stray-errors.js";
 import { printableFor } from "./render/_style.js";
-import { redactString } from "../core/index.js";
+import { redactString } from "../kit/index.js";
 
 const GLOBAL_HELP = [
   "Global options:",

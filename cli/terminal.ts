@@ -8,7 +8,7 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { writeFileAtomic } from "../core/index.js";
+import { writeFileAtomic } from "../kit/index.js";
 import { createInterface, type Completer, type Interface, type Key } from "node:readline";
 import { isAnswerKey, splitQuestion } from "./render/permission-prompt.js";
 import { movesCursor } from "./render/_style.js";

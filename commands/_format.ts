@@ -1,6 +1,6 @@
 /** Small text helpers the built-in slash commands share. */
 
-export { oneLine } from "../core/index.js";
+export { oneLine } from "../kit/index.js";
 
 /** Rows as aligned columns, two spaces apart, the last column unpadded. */
 export function columns(rows: string[][], indent = "  "): string[] {

@@ -1,7 +1,8 @@
 /** `/audit [n]`: the last audit records of this project (default 10), calls first of all. */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { defineCommand, parseJsonLines } from "../core/index.js";
+import { defineCommand } from "../core/index.js";
+import { parseJsonLines } from "../kit/index.js";
 import { columns, oneLine } from "./_format.js";
 
 export default defineCommand({

@@ -15,10 +15,10 @@
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
-import { openPrivateAppend } from "./atomic-write.js";
+import { openPrivateAppend } from "../kit/fs/atomic-write.js";
 import { rotateIfLarge } from "./audit-files.js";
-import { errorMessage } from "./errors.js";
-import { redactBatch, redactString, summaryJson } from "./redact.js";
+import { errorMessage } from "../kit/errors.js";
+import { redactBatch, redactString, summaryJson } from "../kit/text/redact.js";
 import { ensureAgentIgnores } from "./local-settings.js";
 import type { AuditKind } from "./types.js";
 

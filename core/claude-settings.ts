@@ -12,8 +12,8 @@ import { homedir } from "node:os";
 import path from "node:path";
 import type { AgentConfig } from "./config-schema.js";
 import { ruleProblem } from "./config-schema.js";
-import { ConfigError, errorMessage } from "./errors.js";
-import { parseJson } from "./json.js";
+import { ConfigError, errorMessage } from "../kit/errors.js";
+import { parseJson } from "../kit/text/json.js";
 
 /** Where a part of the config came from: `agent config` shows them. */
 export interface ConfigOrigin {

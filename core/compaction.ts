@@ -8,8 +8,8 @@
  * request, so it survives; skills loaded through the `skill` tool are re-attached by the skills plugin,
  * which hears the `compaction` event.
  */
-import { errorMessage } from "./errors.js";
-import { freezeCopy } from "./freeze.js";
+import { errorMessage } from "../kit/errors.js";
+import { freezeCopy } from "../kit/freeze.js";
 import type { CompactInfo } from "./hook-types.js";
 import type { RawHooks } from "./hooks.js";
 import { CHARS_PER_TOKEN, messageChars, requestChars, type TokenEstimator } from "./context-window.js";

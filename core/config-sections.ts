@@ -5,9 +5,9 @@
  */
 import { type AgentConfig } from "./config-schema.js";
 import { isPlainObject, mergeConfig, zodIssues, type RawSection } from "./config.js";
-import { ConfigError } from "./errors.js";
+import { ConfigError } from "../kit/errors.js";
 import type { PluginConfigSection } from "./plugin-types.js";
-import { closestNames } from "./suggest.js";
+import { closestNames } from "../kit/text/suggest.js";
 
 export interface SectionOwner {
   plugin: string;

@@ -8,18 +8,18 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig } from "./config-schema.js";
-import { MAX_CONFIG_DEPTH, shortPath, tooDeep } from "./depth.js";
-import { parseJson } from "./json.js";
-import { ConfigError, errorMessage } from "./errors.js";
+import { MAX_CONFIG_DEPTH, shortPath, tooDeep } from "../kit/text/depth.js";
+import { parseJson } from "../kit/text/json.js";
+import { ConfigError, errorMessage } from "../kit/errors.js";
 import { localSettingsPath } from "./local-settings.js";
-import { defaultUserConfigDir } from "./user-config-dir.js";
+import { defaultUserConfigDir } from "../kit/fs/user-config-dir.js";
 import { aliasProblem, expandModelAlias } from "./model-aliases.js";
 import { claudeManagedSettingsFile, claudeSettingsFiles, claudeUserDir, readClaudeSettings, type ClaudeSettings, type ConfigOrigin } from "./claude-settings.js";
 import { FolderTrust, fileDigest } from "./trust.js";
 import { narrowFolderConfig } from "./trust-config.js";
-import { isPlainObject } from "./plain-object.js";
+import { isPlainObject } from "../kit/text/plain-object.js";
 import type { z } from "zod";
-import { agentHostFor, selfAliases } from "./self-package.js";
+import { agentHostFor, selfAliases } from "../kit/self-package.js";
 
 export const CONFIG_SEARCH_PLACES = [
   "agent.config.ts",

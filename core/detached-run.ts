@@ -5,7 +5,7 @@
  * tools, bounded by its mode, named in the audit and the events. `subagentStart` / `subagentStop` run
  * around it, and `subagent` events say when it starts, each call it makes, and how it ends.
  */
-import { AgentError, errorMessage } from "./errors.js";
+import { AgentError, errorMessage } from "../kit/errors.js";
 import type { AgentEvent, StopReason } from "./events.js";
 import type { SubagentStartInfo, SubagentStopInfo } from "./hook-types.js";
 import type { RawHooks } from "./hooks.js";

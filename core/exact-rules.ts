@@ -8,7 +8,7 @@
  */
 import { ruleProblem } from "./config-schema.js";
 import { parseRule, type SubjectKind } from "./permissions.js";
-import { isUncertain, plainSubjects } from "./subject-marks.js";
+import { isUncertain, plainSubjects } from "../kit/shell/subject-marks.js";
 
 /**
  * Punctuation picomatch may read as syntax (globs, and once a pattern holds an escape, regex groups,

@@ -7,16 +7,16 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import type { AuditLog, AuditRecord } from "./audit.js";
-import { errorMessage } from "./errors.js";
-import { plainCopy } from "./freeze.js";
+import { errorMessage } from "../kit/errors.js";
+import { plainCopy } from "../kit/freeze.js";
 import type { RawHooks } from "./hooks.js";
-import { capOutput } from "./output.js";
+import { capOutput } from "../kit/text/output.js";
 import type { PermissionRules } from "./permissions.js";
 import { Permissions, sameSubjects, type Permit } from "./permit.js";
 import { CallState, CONTEXT_ACCESSORS, expireCall, RUN, RunningCall } from "./running-call.js";
 import type { ToolEntry } from "./registry.js";
 import type { LazyValidator, Validation, Validator } from "./schema.js";
-import { closestNames } from "./suggest.js";
+import { closestNames } from "../kit/text/suggest.js";
 import type { AgentEvent, AgentEventType } from "./events.js";
 import { modeDefault } from "./permissions.js";
 import type {

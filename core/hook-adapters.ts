@@ -3,7 +3,7 @@
  * the hook's step out), and what the hook goes on with when the handler fails. The record must name
  * every hook of the table (hooks.ts): a hook without an adapter does not compile.
  */
-import { freezeCopy, plainCopy } from "./freeze.js";
+import { freezeCopy, plainCopy } from "../kit/freeze.js";
 import type { AttributedDecision, BeforeToolCallDecision, Collector, FailingCollector } from "./hook-types.js";
 import { HOOKS, type HandedArgs, type HookName, type HostArgs } from "./hooks.js";
 import { fromPluginConfigView, pluginConfigView } from "./host-view.js";

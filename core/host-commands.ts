@@ -3,7 +3,7 @@
  * A command the user typed may change the permission mode on their behalf, only while it runs.
  */
 import type { AuditLog } from "./audit.js";
-import { AgentError, errorMessage } from "./errors.js";
+import { AgentError, errorMessage } from "../kit/errors.js";
 import type { PluginHost } from "./host-types.js";
 import type { CommandEntry, Registry } from "./registry.js";
 import type { CommandContext, CommandResult, PermissionMode, SessionGrant } from "./types.js";

@@ -8,7 +8,7 @@
  * plugins by name only (`pluginConfigView`). A plugin's own options are `ctx.options`.
  */
 import type { AgentConfig } from "./config-schema.js";
-import { AgentError } from "./errors.js";
+import { AgentError } from "../kit/errors.js";
 import type { Host, OpenHostOptions, PluginHost, PreparedHost } from "./host-types.js";
 import { copyListings } from "./kinds.js";
 

@@ -151,36 +151,15 @@ export {
 } from "./config-schema.js";
 export { locateProjectConfig, CONFIG_SEARCH_PLACES, defaultUserConfigDir } from "./config.js";
 export { LOCAL_SETTINGS_FILE, localSettingsPath, readLocalSettings, updateLocalSettings, addLocalAllowRules } from "./local-settings.js";
-export { candidates as pluginPackageNames, findPluginPackage } from "./plugin-resolve.js";
-export { AgentError, ConfigError, ExitCode, errorMessage, type ErrorCode } from "./errors.js";
+export { AgentError, ConfigError, ExitCode, errorMessage, type ErrorCode } from "../kit/errors.js";
 export { terminate } from "./processes.js";
 export { createCommandSandbox } from "./sandbox/command-sandbox.js";
-export type { ScriptFiles, ShellSubjectOptions } from "./shell.js";
-export { denySubjects, opaqueReason } from "./subject-marks.js";
 export { auditLogFiles, readAuditTail, streamAuditRecords, type AuditTail } from "./audit-files.js";
 export {
-  shellSubjects,
   wildcardMatcher as patternMatcher,
   parseRule as parsePermissionRule,
   namesTool as ruleNamesTool,
   type ParsedRule,
   type RuleTarget,
 } from "./permissions.js";
-export { ruleProblem } from "./config-schema.js";
-export { capOutput } from "./output.js";
-export { redactString, summarize, isSecretKey, addSecret, REDACTED } from "./redact.js";
-export { closestNames, editDistance } from "./suggest.js";
-export { hostVersion } from "./version.js";
-export { agentHostFor, type AgentHostCopy } from "./self-package.js";
-export { tooDeep, MAX_CONFIG_DEPTH } from "./depth.js";
-export { parseJson, parseJsonConfig, parseJsonLines, JsonSyntaxError } from "./json.js";
-export { writeFileAtomic, openPrivateAppend, SECRET_FILE_MODE, type SharedFileMode } from "./atomic-write.js";
-export { removeDeadWritersTemps, pidMatcher } from "./stale-temps.js";
-export { updateFileLocked, type FileChange, type LockedUpdate, type LockedUpdateOptions } from "./locked-update.js";
-export { withFileLock, withFileLockAsync, lockFileOf, type FileLockOptions } from "./file-lock.js";
-export { oneLine } from "./one-line.js";
-export { picomatch } from "./glob.js";
 export { judgedPaths, type JudgedPaths } from "./judged-paths.js";
-export { parseSkillFile, type SkillFile, type ParsedSkill } from "./skill-file.js";
-export { parseYaml, parseFrontmatterYaml, MAX_YAML_NODES } from "./yaml.js";
-export { splitToolList, toolRules } from "./tool-names.js";

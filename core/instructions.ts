@@ -15,7 +15,7 @@ import { readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { claudeUserDir } from "./claude-settings.js";
-import { isInside } from "./path-inside.js";
+import { isInside } from "../kit/fs/path-inside.js";
 import type { Workspace } from "./types.js";
 
 export const INSTRUCTION_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;

@@ -8,11 +8,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { SECRET_FILE_MODE } from "./atomic-write.js";
-import { AgentError } from "./errors.js";
-import { updateFileLocked } from "./locked-update.js";
+import { SECRET_FILE_MODE } from "../kit/fs/atomic-write.js";
+import { AgentError } from "../kit/errors.js";
+import { updateFileLocked } from "../kit/fs/locked-update.js";
 import { noteLocalWrite } from "./trust.js";
-import { defaultUserConfigDir } from "./user-config-dir.js";
+import { defaultUserConfigDir } from "../kit/fs/user-config-dir.js";
 
 export const LOCAL_SETTINGS_FILE = path.join(".agent", "settings.local.json");
 

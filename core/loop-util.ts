@@ -1,5 +1,5 @@
 /** Helpers of the agent loop: model errors, debug output, backoff sleep. */
-import { errorMessage } from "./errors.js";
+import { errorMessage } from "../kit/errors.js";
 import { ModelError } from "./model.js";
 
 export function toModelError(err: unknown, provider: string): ModelError {

@@ -9,8 +9,8 @@
  * sent again once (context-manager.ts). Each finished step goes to the session transcript. Retries of
  * failed model requests are model-turn.ts's.
  */
-import { appendAll } from "./array-bulk.js";
-import { AgentError, errorMessage } from "./errors.js";
+import { appendAll } from "../kit/array-bulk.js";
+import { AgentError, errorMessage } from "../kit/errors.js";
 import type { StopReason } from "./events.js";
 import { isContextLengthError } from "./context-manager.js";
 import { debugChain, withNote } from "./loop-util.js";

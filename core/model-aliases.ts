@@ -5,7 +5,7 @@
  * checks them against those lists and the Anthropic SDK's deprecations); config `modelAliases` adds or
  * replaces aliases.
  */
-import { closestNames } from "./suggest.js";
+import { closestNames } from "../kit/text/suggest.js";
 
 export const BUILTIN_MODEL_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   sonnet: "anthropic:claude-sonnet-5-5",

@@ -4,7 +4,7 @@
  * a provider reports a failure as a `ModelError` saying whether it is worth retrying, and never
  * retries on its own.
  */
-import { AgentError, type ModelErrorCode } from "./errors.js";
+import { AgentError, type ModelErrorCode } from "../kit/errors.js";
 import type { z } from "zod";
 import type { JsonSchema } from "./types.js";
 

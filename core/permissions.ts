@@ -2,8 +2,8 @@
  * Permission decisions: explicit rules first (deny beats ask beats allow), then the mode's default
  * for the tool's risk. Rules look like `read_file`, `mcp__github__*`, `run_command(npm test:*)`.
  */
-import { picomatch } from "./glob.js";
-import { allowSubjects, denySubjects, isUncertain, opaqueReason, plainSubjects } from "./subject-marks.js";
+import { picomatch } from "../kit/text/glob.js";
+import { allowSubjects, denySubjects, isUncertain, opaqueReason, plainSubjects } from "../kit/shell/subject-marks.js";
 import type { PermissionMode, Risk } from "./types.js";
 import { byText, type Provenance, type Verdict } from "./verdict.js";
 
@@ -264,4 +264,4 @@ export function exactRule(toolName: string, subject: string): ParsedRule {
  * respected), so rules apply to each: allow rules must cover all of them, deny rules any. A line that
  * cannot be judged by its text alone includes a subject no rule matches. Parsed with a real bash parser.
  */
-export { shellCommands as shellSubjects } from "./shell.js";
+export { shellCommands as shellSubjects } from "../kit/shell/index.js";

@@ -4,7 +4,7 @@
  * hook takes is reported; for `permission` it also denies the call (fail closed), while a broken
  * `permissionRequest` handler only leaves the question to the user.
  */
-import { freezeCopy, plainCopy } from "./freeze.js";
+import { freezeCopy, plainCopy } from "../kit/freeze.js";
 import type { PermissionCheck, PermissionPromptInfo } from "./hook-types.js";
 import { describeValue } from "./hook-adapters.js";
 import type { Collector, FailingCollector } from "./hook-types.js";

@@ -7,15 +7,15 @@
 import type { AuditLog } from "./audit.js";
 import { projectRules } from "./exact-rules.js";
 import { PermissionRuleSchema } from "./config-schema.js";
-import { errorMessage } from "./errors.js";
+import { errorMessage } from "../kit/errors.js";
 import type { AgentEvent } from "./events.js";
-import { freezeCopy, plainCopy } from "./freeze.js";
+import { freezeCopy, plainCopy } from "../kit/freeze.js";
 import type { RawHooks } from "./hooks.js";
 import { PermissionState, PromptState, type Answer } from "./permit-states.js";
 import { allowCoverage, exactRule, judge, namesExactly, parseRule, ruleMatches, suggestRules, type ParsedRule, type PermissionRules, type SubjectKind } from "./permissions.js";
 import { byText, SubjectFailure, type Subjects, type Verdict } from "./verdict.js";
 import { judgeWrites, protectedPlaces, type ProtectedWrite } from "./protected-paths.js";
-import { isUncertain, opaqueReason, plainSubjects } from "./subject-marks.js";
+import { isUncertain, opaqueReason, plainSubjects } from "../kit/shell/subject-marks.js";
 import { judgedPaths, pathSubjects, projectPath, recordJudged } from "./judged-paths.js";
 import type { ToolEntry } from "./registry.js";
 import type { Validation } from "./schema.js";

@@ -5,7 +5,7 @@
  * every handler is handed copies (frozen where a change would mean nothing), so the only way to change
  * what happens is to return a value the host checks.
  */
-import { errorMessage } from "./errors.js";
+import { errorMessage } from "../kit/errors.js";
 import { ADAPTERS, type Adapter, type AdapterContext } from "./hook-adapters.js";
 import { HOOK_NAMES, HOOKS, type HookName, type HookTable, type RawHooks } from "./hooks.js";
 import { KIND_NAMES, pluralOf, registerHookOf, type RegisterHookName } from "./kinds.js";

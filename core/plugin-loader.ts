@@ -9,13 +9,13 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { isLocalPath, zodIssues } from "./config.js";
 import type { PluginEntry } from "./config-schema.js";
-import { ConfigError } from "./errors.js";
+import { ConfigError } from "../kit/errors.js";
 import type { Plugin, PluginFactory } from "./plugin-types.js";
 import type { PluginPackageFormat } from "./contract.js";
-import { candidates, findPackageDir, resolvePackage } from "./plugin-resolve.js";
+import { candidates, findPackageDir, resolvePackage } from "../kit/plugin-resolve.js";
 import { RAW_FACTORY } from "./define.js";
-import { hostVersion } from "./version.js";
-import { selfAliases, selfEntry } from "./self-package.js";
+import { hostVersion } from "../kit/version.js";
+import { selfAliases, selfEntry } from "../kit/self-package.js";
 import type { z } from "zod";
 
 export interface PluginSpec {
@@ -54,7 +54,7 @@ const TS_EXT = /\.(c|m)?tsx?$/;
 
 let selfResolution: Promise<void> | undefined;
 /**
- * Make `import "agent-host"` (and `agent-host/testing`) inside plugins resolve to the running host,
+ * Make `import "agent-host"` (and `agent-host/testing`, `agent-host/kit`) inside plugins resolve to the running host,
  * wherever the plugin lives: a plugin in a project works with a globally installed `agent`, and host
  * and plugins share one zod.
  */
@@ -67,7 +67,7 @@ function ensureSelfResolution(): Promise<void> {
 export function initialize(data) { self = data.self; }
 export async function resolve(specifier, context, next) {
   if (specifier === "agent-host") return { url: self, shortCircuit: true };
-  if (specifier === "agent-host/testing") return { url: new URL("./testing.js", self).href, shortCircuit: true };
+  if (specifier === "agent-host/testing" || specifier === "agent-host/kit") return { url: new URL("./" + specifier.slice(11) + ".js", self).href, shortCircuit: true };
   return next(specifier, context);
 }`;
     register(`data:text/javascript,${encodeURIComponent(hook)}`, { data: { self } });

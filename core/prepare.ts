@@ -8,7 +8,7 @@ import path from "node:path";
 import { checkSections, mergeHookConfig, type SectionOwner } from "./config-sections.js";
 import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig, type PluginEntry } from "./config-schema.js";
 import { isLocalPath, loadConfig, zodIssues, type LoadedConfig } from "./config.js";
-import { AgentError, ConfigError, errorMessage, sentence } from "./errors.js";
+import { AgentError, ConfigError, errorMessage, sentence } from "../kit/errors.js";
 import { createHooks, HOOKS, type HookName, type HookTable, type RawHooks } from "./hooks.js";
 import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "./host-types.js";
 import { pluginHookView, tapPluginObject, type DriverOptions } from "./plugin-driver.js";
@@ -17,7 +17,7 @@ import { kindCounts, type KindCounts } from "./kinds.js";
 import type { ConfigEnv, HostProblem, Plugin, PluginStatus } from "./plugin-types.js";
 import type { PluginPackageFormat } from "./contract.js";
 import type { CliCommand } from "./cli-types.js";
-import { addSecret } from "./redact.js";
+import { addSecret } from "../kit/text/redact.js";
 import { admitFolderSections } from "./trust-config.js";
 import { trustFolder, type FolderTrust } from "./trust.js";
 

@@ -16,7 +16,7 @@
 import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { claudeUserDir } from "./claude-settings.js";
-import { isInside } from "./path-inside.js";
+import { isInside } from "../kit/fs/path-inside.js";
 import { defaultUserConfigDir } from "./config.js";
 import type { FileWrite } from "./types.js";
 

@@ -5,7 +5,7 @@
  * entry builders are here too.
  */
 import type { ToolOverride } from "./config-schema.js";
-import { freezeCopy } from "./freeze.js";
+import { freezeCopy } from "../kit/freeze.js";
 import type { ModelProvider } from "./model.js";
 import { toolNameMatcher } from "./permissions.js";
 import { checkTool, type Holders, type Rejection } from "./registry-checks.js";

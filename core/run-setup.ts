@@ -2,7 +2,7 @@
  * What a run needs before the loop starts, kept apart from the loop so the CLI and plugins can use it
  * without loading the loop: the model reference resolved to a provider, and the system prompt.
  */
-import { AgentError } from "./errors.js";
+import { AgentError } from "../kit/errors.js";
 import { loadInstructions } from "./instructions.js";
 import type { PluginHost } from "./host-types.js";
 import { expandModelAlias, unknownAliasMessage } from "./model-aliases.js";

@@ -2,9 +2,9 @@
  * The parts of a call the gate keeps while it runs: how the tool is stopped (and who hears of it), the
  * shared accessors of its context, and the record `beforeToolCall` / `afterToolCall` handlers run on.
  */
-import { errorMessage } from "./errors.js";
+import { errorMessage } from "../kit/errors.js";
 import type { AgentEvent } from "./events.js";
-import { freezeCopy, plainCopy } from "./freeze.js";
+import { freezeCopy, plainCopy } from "../kit/freeze.js";
 import type { ToolCallState } from "./hook-types.js";
 import type { ToolCallInfo } from "./plugin-types.js";
 import type { ToolEntry } from "./registry.js";

@@ -4,7 +4,7 @@
  * `stop` around each run. What handlers answer is gathered here (collectors) and checked: a prompt
  * screener that fails blocks the prompt (to be safe); a start or stop handler that fails is skipped.
  */
-import { freezeCopy } from "./freeze.js";
+import { freezeCopy } from "../kit/freeze.js";
 import type { SessionEndInfo, SessionStartInfo, StopInfo, UserPromptInfo } from "./hook-types.js";
 import type { RawHooks } from "./hooks.js";
 import { describeValue } from "./hook-adapters.js";

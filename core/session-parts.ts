@@ -12,7 +12,7 @@ import { createSession } from "./session.js";
 import type { SessionLifecycle } from "./session-lifecycle.js";
 import { SessionRecorder } from "./session-recorder.js";
 import type { PermissionMode } from "./types.js";
-import { hostVersion } from "./version.js";
+import { hostVersion } from "../kit/version.js";
 
 /** What the host keeps for runs: the conversation's lifecycle, its transcript and context, and the run in progress (for `ctx.stopRun`). */
 export interface RunControl {

@@ -10,8 +10,8 @@
  */
 import { chmodSync, closeSync, existsSync, fsync, fsyncSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
-import { openPrivateAppend, SECRET_FILE_MODE, writeFileAtomic } from "./atomic-write.js";
-import { AgentError } from "./errors.js";
+import { openPrivateAppend, SECRET_FILE_MODE, writeFileAtomic } from "../kit/fs/atomic-write.js";
+import { AgentError } from "../kit/errors.js";
 import { ensureAgentIgnores } from "./local-settings.js";
 import type { ModelMessage } from "./model.js";
 

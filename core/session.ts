@@ -2,8 +2,8 @@
  * The conversation a host keeps between runs; the loop updates it. It is saved as a transcript
  * (session-recorder.ts), can be resumed or forked from a saved one, and compacted on demand.
  */
-import { replaceAll } from "./array-bulk.js";
-import { AgentError } from "./errors.js";
+import { replaceAll } from "../kit/array-bulk.js";
+import { AgentError } from "../kit/errors.js";
 import type { CompactOutcome } from "./compaction.js";
 import type { ContextManager } from "./context-manager.js";
 import type { AgentSession, PluginHost } from "./host-types.js";

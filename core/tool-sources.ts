@@ -4,7 +4,7 @@
  * needed: a call to a name the source provides, a model request, or a command that lists everything.
  * So `agent call read_file` starts no server, and a first model request is not held by one.
  */
-import { errorMessage } from "./errors.js";
+import { errorMessage } from "../kit/errors.js";
 
 export interface ToolSource {
   /** Named in messages and status, e.g. `mcp:github`. */

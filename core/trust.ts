@@ -9,8 +9,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { AgentError, errorMessage } from "./errors.js";
-import { updateFileLocked } from "./locked-update.js";
+import { AgentError, errorMessage } from "../kit/errors.js";
+import { updateFileLocked } from "../kit/fs/locked-update.js";
 
 /** One part of a folder that would run code or widen what the agent may do. */
 export interface TrustItem {

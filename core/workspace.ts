@@ -4,8 +4,8 @@
  */
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { AgentError } from "./errors.js";
-import { isInside } from "./path-inside.js";
+import { AgentError } from "../kit/errors.js";
+import { isInside } from "../kit/fs/path-inside.js";
 import type { Workspace } from "./types.js";
 
 function realpathOrSelf(p: string): string {

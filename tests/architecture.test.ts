@@ -31,7 +31,7 @@ async function cruise(cwd: string, dirs: string[]): Promise<{ code: number; outp
 
 describe("import rules (dependency-cruiser)", () => {
   test("the repository keeps every rule", async () => {
-    const r = await cruise(REPO_ROOT, ["core", "cli", "plugins", "commands"]);
+    const r = await cruise(REPO_ROOT, ["core", "kit", "cli", "plugins", "commands"]);
     expect(r.output).toContain("no dependency violations found");
     expect(r.code).toBe(0);
   });
@@ -45,13 +45,15 @@ describe("import rules (dependency-cruiser)", () => {
     writeFile(path.join(dir, "plugins/a/index.ts"), 'import { y } from "../b/index.js";\nimport { x } from "../../core/host.js";\nexport const p = y + String(x);\n');
     writeFile(path.join(dir, "plugins/b/index.ts"), 'import { a } from "./c.js";\nexport const y = a;\n');
     writeFile(path.join(dir, "plugins/b/c.ts"), 'import { y } from "./index.js";\nimport "../../cli/main.js";\nexport const a = String(y);\n');
-    writeFile(path.join(dir, "cli/main.ts"), 'import "../plugins/a/index.js";\nexport {};\n');
+    writeFile(path.join(dir, "cli/main.ts"), 'import "../plugins/a/index.js";\nimport "../kit/fs.js";\nexport {};\n');
+    writeFile(path.join(dir, "kit/fs.ts"), 'import { x } from "../core/host.js";\nexport const k = x;\n');
     // Types that refer to each other across two files: a cycle of type-only imports, gone at runtime.
     writeFile(path.join(dir, "core/plugin-types.ts"), 'import type { Host } from "./host-types.js";\nexport interface Plugin { host: Host }\n');
     writeFile(path.join(dir, "core/host-types.ts"), 'import type { Plugin } from "./plugin-types.js";\nexport interface Host { plugins: Plugin[] }\n');
-    const r = await cruise(dir, ["core", "cli", "plugins"]);
+    const r = await cruise(dir, ["core", "kit", "cli", "plugins"]);
     expect(r.code).not.toBe(0);
-    for (const rule of ["core-knows-no-plugin", "public-api-only", "plugins-stay-apart", "plugins-know-no-cli", "only-the-composition-root-picks-plugins", "no-circular"]) {
+    expect(r.output, "a CLI file importing a kit file other than kit/index.ts").toMatch(/error public-api-only: cli\/main\.ts → kit\/fs\.ts/);
+    for (const rule of ["core-knows-no-plugin", "kit-knows-no-host", "public-api-only", "plugins-stay-apart", "plugins-know-no-cli", "only-the-composition-root-picks-plugins", "no-circular"]) {
       expect(r.output, rule).toContain(`error ${rule}:`);
     }
     expect(r.output, "a type-only cycle").toMatch(/error no-circular: core\/(plugin|host)-types\.ts → \n\s+core\/(host|plugin)-types\.ts/);
@@ -68,7 +70,7 @@ function sources(dir: string): string[] {
   return out;
 }
 
-const SOURCE_DIRS = ["core", "cli", "plugins", "commands"];
+const SOURCE_DIRS = ["core", "kit", "cli", "plugins", "commands"];
 const FUNCTION_BUDGET = 120;
 
 /**

@@ -6,7 +6,8 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { AgentError, findPluginPackage, locateProjectConfig, pluginPackageNames, withFileLockAsync } from "../../core/index.js";
+import { AgentError, locateProjectConfig } from "../../core/index.js";
+import { findPluginPackage, pluginPackageNames, withFileLockAsync } from "../../kit/index.js";
 import { createConfig, editPlugins, entryName, type EditResult } from "../config-edit.js";
 import { defineAppCommand } from "./_define.js";
 import { canPrompt } from "../context.js";

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { hostVersion } from "../../core/index.js";
+import { hostVersion } from "../../kit/index.js";
 import { closureLock, readLockfile, type Lockfile } from "../npm-lock.js";
 import { defineAppCommand } from "./_define.js";
 

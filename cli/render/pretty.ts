@@ -7,7 +7,8 @@
  * What it draws on stderr (tool lines, progress, errors) is redacted as the audit log is, piped or not;
  * on a terminal, control characters from the model, tools and servers are shown (`\xNN`), not obeyed.
  */
-import { redactString, summarize, type AgentEvent } from "../../core/index.js";
+import { type AgentEvent } from "../../core/index.js";
+import { redactString, summarize } from "../../kit/index.js";
 import { summarizeInput } from "./_format.js";
 import { createStyle, movesCursor, printable, useColor, type Output, type Style } from "./_style.js";
 import { AnswerText } from "./answer-text.js";

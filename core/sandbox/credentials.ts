@@ -7,7 +7,7 @@
 import { homedir } from "node:os";
 import path from "node:path";
 import { claudeUserDir } from "../claude-settings.js";
-import { defaultUserConfigDir } from "../user-config-dir.js";
+import { defaultUserConfigDir } from "../../kit/fs/user-config-dir.js";
 
 const HOME_ENTRIES = [
   ".ssh",

@@ -5,7 +5,7 @@
  */
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { isInside as inside } from "../path-inside.js";
+import { isInside as inside } from "../../kit/fs/path-inside.js";
 import { isAgentConfigName } from "../protected-paths.js";
 import { credentialPaths } from "./credentials.js";
 import type { SandboxSettings } from "./settings.js";

@@ -6,7 +6,8 @@
  * lines, unquoted), so a file that does not parse as YAML is read line by line, where only a known key at
  * the start of a line starts a field. Unknown keys are kept (`meta`) and reported, not fatal.
  */
-import { parseYaml, splitToolList, type AgentDefinition, type PermissionMode } from "../../core/index.js";
+import { type AgentDefinition, type PermissionMode } from "../../core/index.js";
+import { parseYaml, splitToolList } from "../../kit/index.js";
 
 /** Keys agent-host reads. */
 const READ = ["name", "description", "tools", "disallowedTools", "model", "permissionMode", "maxTurns", "skills"] as const;

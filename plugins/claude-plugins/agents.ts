@@ -6,7 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { parseYaml, splitToolList, type AgentDefinition } from "../../core/index.js";
+import { type AgentDefinition } from "../../core/index.js";
+import { parseYaml, splitToolList } from "../../kit/index.js";
 import { isPlainObject } from "./package.js";
 
 const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;

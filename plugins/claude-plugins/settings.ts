@@ -5,7 +5,8 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { AgentError, SECRET_FILE_MODE, updateFileLocked } from "../../core/index.js";
+import { AgentError } from "../../core/index.js";
+import { SECRET_FILE_MODE, updateFileLocked } from "../../kit/index.js";
 import { isPlainObject } from "./package.js";
 
 export type Scope = "user" | "project" | "local";

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { SECRET_FILE_MODE, updateFileLocked } from "../../core/index.js";
+import { SECRET_FILE_MODE, updateFileLocked } from "../../kit/index.js";
 import { isPlainObject } from "./package.js";
 
 export interface LockEntry {

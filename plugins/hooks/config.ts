@@ -4,7 +4,8 @@
  * accepts whatever Claude Code accepts: handler types and events this plugin does not run are kept and
  * reported as warnings (a newer settings file must not stop the agent).
  */
-import { closestNames, z } from "../../core/index.js";
+import { z } from "../../core/index.js";
+import { closestNames } from "../../kit/index.js";
 import { EVENTS, NEVER_FIRED, isHookEvent, type HookEvent } from "./events.js";
 import { compileMatcher, type Matcher } from "./matcher.js";
 

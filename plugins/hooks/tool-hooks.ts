@@ -6,7 +6,8 @@
  * Everything a hook decides goes through the gate's checks, exactly as a TypeScript plugin's would.
  */
 import path from "node:path";
-import { shellSubjects, type CallAgentInfo, type PermissionPromptAnswer, type PermissionVote, type PluginContext, type RegisteredTool, type ToolResult } from "../../core/index.js";
+import { type CallAgentInfo, type PermissionPromptAnswer, type PermissionVote, type PluginContext, type RegisteredTool, type ToolResult } from "../../core/index.js";
+import { shellSubjects } from "../../kit/index.js";
 import type { Dispatcher } from "./dispatch.js";
 import { TOOL_MAP, claudeName, failureText, fromClaudeInput, outputText, toClaudeInput, toClaudeResponse, toolNames } from "./tool-map.js";
 

@@ -8,7 +8,8 @@
  */
 import { appendFileSync, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { SECRET_FILE_MODE, writeFileAtomic, type ModelMessage, type PluginContext } from "../../core/index.js";
+import { type ModelMessage, type PluginContext } from "../../core/index.js";
+import { SECRET_FILE_MODE, writeFileAtomic } from "../../kit/index.js";
 import { claudeName, toClaudeInput } from "./tool-map.js";
 
 export class Transcript {

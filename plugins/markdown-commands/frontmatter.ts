@@ -4,7 +4,7 @@
  * files often hold values strict YAML refuses (`argument-hint: [pr] [priority]`), and Claude Code reads
  * them by quoting such values and parsing again; so do we, and only a file that still fails is invalid.
  */
-import { parseFrontmatterYaml, splitToolList } from "../../core/index.js";
+import { parseFrontmatterYaml, splitToolList } from "../../kit/index.js";
 
 export interface CommandFile {
   /** From the frontmatter, else the body's first non-empty line (shortened). */

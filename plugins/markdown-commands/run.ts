@@ -4,7 +4,7 @@
  * body through the gate, and hand back the prompt for the model.
  */
 import type { CommandContext, CommandResult, PluginContext } from "../../core/index.js";
-import { toolRules } from "../../core/index.js";
+import { toolRules } from "../../kit/index.js";
 import { argumentValues } from "./arguments.js";
 import { loadCommand, type FoundCommand } from "./discover.js";
 import { expandBody } from "./expand.js";

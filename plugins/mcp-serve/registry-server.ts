@@ -3,7 +3,8 @@
  * prompts and skill resources, each call through the host's gate with the client named as its caller.
  */
 import { Server, type ServerContext } from "@modelcontextprotocol/server";
-import { hostVersion, type PluginHost } from "../../core/index.js";
+import { type PluginHost } from "../../core/index.js";
+import { hostVersion } from "../../kit/index.js";
 import type { PendingCalls } from "./asker.js";
 import { promptList, getPrompt } from "./prompts.js";
 import { readSkill, skillResources } from "./skills.js";

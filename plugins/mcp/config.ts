@@ -4,7 +4,8 @@
  * entry is reported with its key path and what was expected, and the other servers still load.
  */
 import path from "node:path";
-import { closestNames, picomatch, z, type Risk } from "../../core/index.js";
+import { z, type Risk } from "../../core/index.js";
+import { closestNames, picomatch } from "../../kit/index.js";
 import { expandVars } from "./config/expand.js";
 import { isPlainRecord } from "./config/values.js";
 

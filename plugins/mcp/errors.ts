@@ -2,7 +2,7 @@
  * Errors from the SDK, fetch and child processes, turned into one clear reason for people:
  * `HTTP 404 from http://...`, `connection refused by 127.0.0.1:4000`, `timed out after 1000 ms`.
  */
-import { oneLine } from "../../core/index.js";
+import { oneLine } from "../../kit/index.js";
 
 export class ConnectTimeoutError extends Error {
   constructor(

@@ -5,17 +5,8 @@
  * lists change, it crashes or it comes back. What servers ask of the client and the logins are
  * `requests` (client/requests.ts): callers use it directly.
  */
-import {
-  redactString,
-  type CommandDefinition,
-  type CommandRegistrar,
-  type JsonSchema,
-  type PluginContext,
-  type ToolCallContext,
-  type ToolDefinition,
-  type ToolRegistrar,
-  type ToolReturn,
-} from "../../core/index.js";
+import { type CommandDefinition, type CommandRegistrar, type JsonSchema, type PluginContext, type ToolCallContext, type ToolDefinition, type ToolRegistrar, type ToolReturn } from "../../core/index.js";
+import { redactString } from "../../kit/index.js";
 import type { Prompt, Tool } from "@modelcontextprotocol/client";
 import { describeTarget, type ServerConfig } from "./config.js";
 import { McpConnection, type ConnectionListener } from "./connection.js";

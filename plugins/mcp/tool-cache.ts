@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Tool } from "@modelcontextprotocol/client";
-import { writeFileAtomic } from "../../core/index.js";
+import { writeFileAtomic } from "../../kit/index.js";
 import type { ServerConfig } from "./config.js";
 
 /** Bumped when the file's shape changes: older entries are then ignored. */

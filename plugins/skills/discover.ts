@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseSkillFile, type SkillFile } from "../../core/index.js";
+import { parseSkillFile, type SkillFile } from "../../kit/index.js";
 
 export type SkillScope = "project" | "user" | "plugin" | "bundled";
 

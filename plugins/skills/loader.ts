@@ -5,7 +5,7 @@
  * conversation: a second load says so instead of repeating the body, until the conversation is cleared.
  */
 import type { PluginContext, RegisteredSkill } from "../../core/index.js";
-import { splitToolList, toolRules } from "../../core/index.js";
+import { splitToolList, toolRules } from "../../kit/index.js";
 import { listSkillFiles, skillDir } from "./files.js";
 
 export type LoadedBy = "model" | "user" | "always";

@@ -5,7 +5,8 @@
  * connecting), so `sync()` reconciles the tool and the commands with the registry whenever it runs:
  * at the end of startup and before every model request.
  */
-import { closestNames, defineCommand, defineTool, z, type ModelRequest, type PluginContext, type RegisteredSkill } from "../../core/index.js";
+import { defineCommand, defineTool, z, type ModelRequest, type PluginContext, type RegisteredSkill } from "../../core/index.js";
+import { closestNames } from "../../kit/index.js";
 import { buildCatalog, enabledSkills, oneLine, settingsOf, shorten, summaryOf, type Catalog, type SkillsSettings } from "./catalog.js";
 import { ALREADY_LOADED, SkillLoader } from "./loader.js";
 import { skillsReport } from "./report.js";

@@ -7,7 +7,8 @@
  * record. Tool inputs are left out unless `telemetry.logToolContent`, and then redacted as the audit is.
  */
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
-import { redactString, type AgentEvent } from "../../core/index.js";
+import { type AgentEvent } from "../../core/index.js";
+import { redactString } from "../../kit/index.js";
 import { noteQueued, type Providers } from "./providers.js";
 
 type Of<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;

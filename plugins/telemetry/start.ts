@@ -1,5 +1,6 @@
 /** Telemetry on: the SDK's providers (shared by the process's hosts), this host's recorder on its events. */
-import { hostVersion, type PluginContext } from "../../core/index.js";
+import { type PluginContext } from "../../core/index.js";
+import { hostVersion } from "../../kit/index.js";
 import { providers, unsentCounts } from "./providers.js";
 import { Recorder } from "./recorder.js";
 import type { TelemetrySettings } from "./settings.js";

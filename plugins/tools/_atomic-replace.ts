@@ -12,7 +12,7 @@ import { accessSync, closeSync, constants, fchmodSync, fchownSync, fsync as fsyn
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { promisify } from "node:util";
-import { pidMatcher, removeDeadWritersTemps } from "../../core/index.js";
+import { pidMatcher, removeDeadWritersTemps } from "../../kit/index.js";
 import { folderEntry, openFolderCreating } from "./_open-inside.js";
 
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, W_OK } = constants;

@@ -3,7 +3,8 @@
  * gate so their commands meet deny rules: small text files only, read when the call is judged.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import type { ScriptFiles, Workspace } from "../../core/index.js";
+import type { Workspace } from "../../core/index.js";
+import type { ScriptFiles } from "../../kit/index.js";
 
 /** Larger files are not read (their commands stay unseen: a sourced one makes the line unjudgeable). */
 const MAX_SCRIPT_BYTES = 256 * 1024;

@@ -15,7 +15,8 @@
 import { homedir } from "node:os";
 import path from "node:path";
 import { parse } from "shell-quote";
-import { denySubjects, shellSubjects, type FileWrite, type ScriptFiles } from "../../core/index.js";
+import { type FileWrite } from "../../core/index.js";
+import { denySubjects, shellSubjects, type ScriptFiles } from "../../kit/index.js";
 
 /** A word of a command; undefined when the shell computes it when it runs. */
 type Word = string | undefined;

@@ -1,6 +1,6 @@
 /** appendAll / replaceAll: in-place bulk edits that survive lengths where a spread overflows the stack. */
 import { expect, test } from "vitest";
-import { appendAll, replaceAll } from "../../core/array-bulk.js";
+import { appendAll, replaceAll } from "../../kit/array-bulk.js";
 
 const BIG = 500_000;
 const big = () => Array.from({ length: BIG }, (_, i) => ({ i }));

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "vitest";
-import { writeFileAtomic } from "../../core/index.js";
+import { writeFileAtomic } from "../../kit/index.js";
 
 test("writeFileAtomic replaces the content in one step, with exactly the mode asked, leaving no temp file", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "agent-atomic-"));

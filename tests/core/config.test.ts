@@ -2,7 +2,7 @@
 import path from "node:path";
 import { afterAll, describe, expect, test, vi } from "vitest";
 import { CONFIG_SEARCH_PLACES, loadConfig, loadErrorMessage, mergeConfig } from "../../core/config.js";
-import { ConfigError } from "../../core/errors.js";
+import { ConfigError } from "../../kit/errors.js";
 import { prepareHost } from "../../core/index.js";
 import mcpPlugin from "../../plugins/mcp/index.js";
 import { DIST_INDEX } from "../helpers/paths.js";

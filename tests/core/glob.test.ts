@@ -1,6 +1,6 @@
 import realPicomatch from "picomatch";
 import { expect, test } from "vitest";
-import { picomatch } from "../../core/index.js";
+import { picomatch } from "../../kit/index.js";
 
 test("the lazily loaded picomatch matches and scans as picomatch does", () => {
   const cases: [string | string[], string[]][] = [

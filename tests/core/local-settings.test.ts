@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config.js";
-import { ConfigError } from "../../core/errors.js";
+import { ConfigError } from "../../kit/errors.js";
 import { addLocalAllowRules, localSettingsPath } from "../../core/local-settings.js";
 import { AuditLog } from "../../core/audit.js";
 import { cleanupTemp, tempProject } from "../helpers/project.js";

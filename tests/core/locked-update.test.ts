@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fr
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "vitest";
-import { AgentError, updateFileLocked, withFileLock, withFileLockAsync } from "../../core/index.js";
+import { AgentError } from "../../core/index.js";
+import { updateFileLocked, withFileLock, withFileLockAsync } from "../../kit/index.js";
 import { DIST_INDEX_URL, assertBuilt } from "../helpers/paths.js";
 
 const tmp = () => realpathSync(mkdtempSync(path.join(os.tmpdir(), "agent-lock-")));

@@ -1,6 +1,6 @@
 /** capOutput: keep the head, never split a UTF-8 character, always say what was cut. */
 import { describe, expect, test } from "vitest";
-import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, capOutput } from "../../core/output.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, capOutput } from "../../kit/text/output.js";
 
 describe("capOutput", () => {
   test("defaults: 64 KB and 60 s", () => {

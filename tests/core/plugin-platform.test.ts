@@ -6,7 +6,7 @@
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { ConfigError, definePlugin, definePluginHooks, prepareHost, SyncHook, z, type Plugin, type ToolCallContext } from "../../core/index.js";
-import { hostVersion } from "../../core/version.js";
+import { hostVersion } from "../../kit/version.js";
 import { closeHosts, testHost } from "../helpers/host.js";
 import { cleanupTemp, tempProject } from "../helpers/project.js";
 

@@ -5,7 +5,7 @@
  * redactString / summarize). Names are kept, so a line still says what was sent; ordinary URLs are not touched.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import { forgetEnvSecrets, redactString, summarize, summaryJson } from "../../core/redact.js";
+import { forgetEnvSecrets, redactString, summarize, summaryJson } from "../../kit/text/redact.js";
 
 describe("secrets in URLs are redacted", () => {
   test.each([

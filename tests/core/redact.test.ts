@@ -1,6 +1,6 @@
 /** Redaction: secrets never reach a record, by key, by shape or by env value; long values are shortened. */
 import { afterEach, describe, expect, test } from "vitest";
-import { REDACTED, forgetEnvSecrets, isSecretKey, redactBatch, redactString, summarize, summaryJson } from "../../core/redact.js";
+import { REDACTED, forgetEnvSecrets, isSecretKey, redactBatch, redactString, summarize, summaryJson } from "../../kit/text/redact.js";
 
 const saved: Record<string, string | undefined> = {};
 /**
@@ -204,7 +204,7 @@ describe("summaryJson (what a record holds)", () => {
 
 describe("secrets a plugin declares, and short keys", () => {
   test("a declared value is redacted under any key, in any string", async () => {
-    const { addSecret, redactString: redact } = await import("../../core/redact.js");
+    const { addSecret, redactString: redact } = await import("../../kit/text/redact.js");
     addSecret("hunter2-but-longer", "mcpServers.db.env.DB_PASS");
     expect(redact("connect with hunter2-but-longer now")).toBe("connect with [REDACTED:mcpServers.db.env.DB_PASS] now");
     addSecret("abc", "too short to be a secret");
@@ -218,7 +218,7 @@ describe("secrets a plugin declares, and short keys", () => {
     ["sk-learn is a library", "sk-learn is a library"],
     ["use pk-tests here", "use pk-tests here"],
   ])("%s", async (input, expected) => {
-    const { redactString: redact } = await import("../../core/redact.js");
+    const { redactString: redact } = await import("../../kit/text/redact.js");
     expect(redact(input)).toBe(expected);
   });
 });

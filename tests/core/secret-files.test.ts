@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
-import { writeFileAtomic } from "../../core/index.js";
+import { writeFileAtomic } from "../../kit/index.js";
 import { readSession, repairSession, SessionWriter, sessionFile } from "../../core/session-store.js";
 import { OAuthStore } from "../../plugins/mcp/oauth/store.js";
 import { writeCachedTools } from "../../plugins/mcp/tool-cache.js";

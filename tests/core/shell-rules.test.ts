@@ -9,8 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { compileRules, decide, suggestRules } from "../../core/permissions.js";
-import { shellCommands, UNCERTAIN } from "../../core/shell.js";
-import { denyOnly, opaqueReason } from "../../core/subject-marks.js";
+import { shellCommands, UNCERTAIN } from "../../kit/shell/index.js";
+import { denyOnly, opaqueReason } from "../../kit/shell/subject-marks.js";
 import type { PermissionMode } from "../../core/types.js";
 import { EVASIONS } from "../fixtures/shell-evasions.js";
 

@@ -6,8 +6,8 @@
 import { describe, expect, test } from "vitest";
 import { ruleProblem } from "../../core/config-schema.js";
 import { compileRules, decide, pathMatcher, suggestRules } from "../../core/permissions.js";
-import { shellCommands, UNCERTAIN } from "../../core/shell.js";
-import { opaqueMark } from "../../core/subject-marks.js";
+import { shellCommands, UNCERTAIN } from "../../kit/shell/index.js";
+import { opaqueMark } from "../../kit/shell/subject-marks.js";
 
 const READS_INPUT = opaqueMark("`sh` reads the commands it runs from its input");
 const NO_PARSE = opaqueMark("the line does not parse as bash reads it (an unbalanced quote, a construct the parser does not know)");

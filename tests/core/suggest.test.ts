@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { closestNames, editDistance } from "../../core/suggest.js";
+import { closestNames, editDistance } from "../../kit/text/suggest.js";
 
 describe("did-you-mean suggestions", () => {
   test("edit distance is case-insensitive and counts insertions, deletions and substitutions", () => {

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { parseJsonLines } from "../../core/index.js";
+import { parseJsonLines } from "../../kit/index.js";
 
 test("parseJsonLines keeps each object line and skips a torn tail, blank lines and non-objects", () => {
   const text = '{"a":1}\n\n{"b":[2]}\r\n[1,2]\n"str"\n{"c":3}\n{"torn":';
@@ -8,7 +8,7 @@ test("parseJsonLines keeps each object line and skips a torn tail, blank lines a
 });
 
 test("oneLine flattens white space and cuts with an ellipsis at max", async () => {
-  const { oneLine } = await import("../../core/index.js");
+  const { oneLine } = await import("../../kit/index.js");
   expect(oneLine("  a\n\tb   c ")).toBe("a b c");
   expect(oneLine("abcdef", 4)).toBe("abc…");
   expect(oneLine("abcd", 4)).toBe("abcd");

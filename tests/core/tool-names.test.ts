@@ -1,7 +1,7 @@
 /** Tool lists written for other agents (allowed-tools, Claude Code rules) as this host's permission rules. */
 import { expect, test } from "vitest";
 import { builtinPlugins } from "../../cli/builtins.js";
-import { splitToolList, toolRules } from "../../core/index.js";
+import { splitToolList, toolRules } from "../../kit/index.js";
 import { closeHosts, testHost } from "../helpers/host.js";
 
 test("a list splits on spaces and commas outside parentheses", () => {

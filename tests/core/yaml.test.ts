@@ -1,6 +1,6 @@
 /** Frontmatter YAML: parsed with js-yaml, and a document whose aliases would blow up a later walk is refused. */
 import { expect, test } from "vitest";
-import { parseYaml } from "../../core/index.js";
+import { parseYaml } from "../../kit/index.js";
 
 test("plain frontmatter parses; a syntax error gives the parser's first line", () => {
   expect(parseYaml("name: pdf\ndescription: Fill forms\nmetadata:\n  owner: team")).toEqual({ name: "pdf", description: "Fill forms", metadata: { owner: "team" } });

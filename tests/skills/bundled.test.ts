@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
-import { parseSkillFile } from "../../core/index.js";
+import { parseSkillFile } from "../../kit/index.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 
 const DIR = path.join(REPO_ROOT, "skills");

@@ -4,7 +4,8 @@
  * command.ts; loaded when one of them runs.
  */
 import path from "node:path";
-import { AgentError, ExitCode, oneLine, type CliContext, type JsonSchema, type PluginHost, type RegisteredTool } from "../../../core/index.js";
+import { AgentError, ExitCode, type CliContext, type JsonSchema, type PluginHost, type RegisteredTool } from "../../../core/index.js";
+import { oneLine } from "../../../kit/index.js";
 import { describeTarget, parseServers, type McpServerConfigInput } from "../config.js";
 import { mcpJsonPath } from "../config/mcp-json.js";
 import { parseScope, SCOPES, scopeFile, type Scope, type ScopeFile } from "./scopes.js";

@@ -6,7 +6,7 @@
  */
 import type { Client } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config.js";
-import { oneLine } from "../../../core/index.js";
+import { oneLine } from "../../../kit/index.js";
 import type { loadCore } from "../transport/sdk.js";
 import type { ServerLog } from "../transport/server-log.js";
 import { SKILLS_EXTENSION } from "../skills/skill-uris.js";

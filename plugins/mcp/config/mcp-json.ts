@@ -4,7 +4,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { AgentError, ConfigError, MAX_CONFIG_DEPTH, parseJsonConfig, tooDeep, updateFileLocked } from "../../../core/index.js";
+import { AgentError, ConfigError } from "../../../core/index.js";
+import { MAX_CONFIG_DEPTH, parseJsonConfig, tooDeep, updateFileLocked } from "../../../kit/index.js";
 import { isRecord } from "./values.js";
 
 export interface McpJson {

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/client";
-import { updateFileLocked, withFileLock } from "../../../core/index.js";
+import { updateFileLocked, withFileLock } from "../../../kit/index.js";
 import type { ServerConfig } from "../config.js";
 
 export interface StoredAuth {

@@ -7,7 +7,8 @@
  * registered as `<server>-<name>`; a bad one is reported and skipped, the others load, and the
  * server's tools are never affected. Kept in step on reconnects and `notifications/resources/list_changed`.
  */
-import { parseSkillFile, z, type PluginContext, type SkillDefinition, type SkillRegistrar } from "../../../core/index.js";
+import { z, type PluginContext, type SkillDefinition, type SkillRegistrar } from "../../../core/index.js";
+import { parseSkillFile } from "../../../kit/index.js";
 import type { ReadResourceResult } from "@modelcontextprotocol/client";
 import { NO_SDK_TIMEOUT, type McpConnection } from "../connection.js";
 import { formatBytes } from "../content.js";

@@ -17,7 +17,7 @@
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
-import { oneLine, tooDeep } from "../../../core/index.js";
+import { oneLine, tooDeep } from "../../../kit/index.js";
 import { markServerError, RejectedAnswer } from "../errors.js";
 import { isRecord } from "../config/values.js";
 

@@ -11,7 +11,7 @@ import { closeSync, fstatSync, mkdirSync, renameSync, writeSync } from "node:fs"
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 // A server may print its tokens: the log is 0600 whatever the umask, an older 0644 one narrowed.
-import { openPrivateAppend, redactString } from "../../../core/index.js";
+import { openPrivateAppend, redactString } from "../../../kit/index.js";
 
 export const MAX_LOG_BYTES = 1024 * 1024;
 /** A partial line longer than this is written without waiting for its end. */

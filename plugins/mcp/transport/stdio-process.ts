@@ -5,7 +5,8 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { redactString, terminate, type ProcessTracker } from "../../../core/index.js";
+import { terminate, type ProcessTracker } from "../../../core/index.js";
+import { redactString } from "../../../kit/index.js";
 import type { ServerLog } from "./server-log.js";
 
 /**

@@ -8,7 +8,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tooDeep, type Host } from "../../../core/index.js";
+import { type Host } from "../../../core/index.js";
+import { tooDeep } from "../../../kit/index.js";
 import { deeperThan, MAX_FRAME_DEPTH } from "../../../plugins/mcp/transport/frame-guard.js";
 import { getMcpStatus } from "../../../plugins/mcp/status.js";
 import { cleanup, FIXTURES, fixture, mcpHost, startServer, tempDir } from "./_helpers.js";

@@ -45,7 +45,7 @@ test("loaded with warnings where Claude Code loads them; refused only where noth
 });
 
 test("frontmatter YAML misreads (a value starting with @, a colon inside) is read as Claude Code reads it, with a warning", async () => {
-  const { parseSkillFile } = await import("../../../core/index.js");
+  const { parseSkillFile } = await import("../../../kit/index.js");
   const text = "---\nname: swiftui-patterns\ndescription: @Observable state, views: composition and navigation\n---\n\nBody.\n";
   const r = await parseSkillFile("/x/swiftui-patterns/SKILL.md", text);
   expect(r.ok && r.skill.description).toBe("@Observable state, views: composition and navigation");

@@ -3,7 +3,7 @@
  * error says where, as line and column, with what the parser expected (jsonc-parser finds the spot;
  * JSON.parse on Node 20 often gives neither).
  */
-import { ConfigError } from "./errors.js";
+import { ConfigError } from "../errors.js";
 
 export class JsonSyntaxError extends Error {
   constructor(

@@ -4,8 +4,13 @@
  * of its `aliases`: the tools plugin declares Claude Code's `Bash`, `Read`…) becomes that tool's name,
  * its pattern kept (`Bash(git add:*)` is `run_command(git add:*)`). Anything else is dropped and named.
  */
-import { ruleProblem } from "./config-schema.js";
-import type { RegisteredTool } from "./types.js";
+import { ruleProblem } from "./text/rule-syntax.js";
+
+/** What a tool list is matched against: a tool's name and the names it also answers to. */
+export interface NamedTool {
+  readonly name: string;
+  readonly aliases?: readonly string[];
+}
 
 /** Split a tool list on spaces and commas outside parentheses: `Bash(git log:*) Read, Grep` is three entries. */
 export function splitToolList(raw: unknown): string[] {
@@ -26,7 +31,7 @@ export function splitToolList(raw: unknown): string[] {
 }
 
 /** The host's rules for such a list, and the entries no registered tool answers to. */
-export function toolRules(entries: readonly string[], tools: readonly Pick<RegisteredTool, "name" | "aliases">[]): { rules: string[]; dropped: string[] } {
+export function toolRules(entries: readonly string[], tools: readonly NamedTool[]): { rules: string[]; dropped: string[] } {
   const rules: string[] = [];
   const dropped: string[] = [];
   for (const entry of entries) {

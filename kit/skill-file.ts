@@ -12,9 +12,9 @@
  * such departure is a warning on the skill (`agent skills`, `agent doctor`), not a refusal. A skill
  * fetched by address (`expectedName`) is held to the letter: its name is how it was asked for.
  */
-import { parseFrontmatterYaml } from "./yaml.js";
+import { parseFrontmatterYaml } from "./text/yaml.js";
 import path from "node:path";
-import { splitToolList } from "./tool-names.js";
+import { splitToolList } from "./tool-lists.js";
 
 export interface SkillFile {
   name: string;

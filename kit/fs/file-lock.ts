@@ -12,7 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import { AgentError, errorMessage } from "./errors.js";
+import { AgentError, errorMessage } from "../errors.js";
 
 export interface FileLockOptions {
   /** How long to wait for another process's lock before failing. Default 10 s (`AGENT_LOCK_WAIT_MS`). */

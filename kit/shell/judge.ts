@@ -4,7 +4,7 @@
  * literal text runs; and marks where the text cannot tell (see subject-marks.ts).
  */
 import path from "node:path";
-import { denyOnly, opaqueMark, UNCERTAIN } from "../subject-marks.js";
+import { denyOnly, opaqueMark, UNCERTAIN } from "./subject-marks.js";
 import { fieldChildren, type TsNode, type TsParser } from "./parser.js";
 import { decodeWord, homePath, shownWord, type Word } from "./words.js";
 import { findCommands, placeholder, SHELL_VALUE_OPTIONS, SHELLS, unwrap, WRAPPERS, xargsPlaceholders } from "./wrappers.js";

@@ -12,8 +12,8 @@
  * them, and a deny rule for the tool denies them.
  */
 import { isMark, UNCERTAIN } from "./subject-marks.js";
-import { bashParser } from "./shell/parser.js";
-import { LineJudge, type ScriptFiles } from "./shell/judge.js";
+import { bashParser } from "./parser.js";
+import { LineJudge, type ScriptFiles } from "./judge.js";
 
 export { UNCERTAIN };
 export type { ScriptFiles };

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { writeFileAtomic, type SharedFileMode } from "./atomic-write.js";
-import { AgentError, errorMessage } from "./errors.js";
+import { AgentError, errorMessage } from "../errors.js";
 import { withFileLock, type FileLockOptions } from "./file-lock.js";
 
 /** The file's text now (undefined: there is none) → its new text (undefined: leave it as it is). */
