@@ -5,16 +5,16 @@
  * (plugin-types.ts, host-types.ts and cli-types.ts re-export these names where they were declared).
  */
 import type { z } from "zod";
-import type { ToolLoadOptions, ToolLoadResult } from "./tool-sources.js";
-import type { AgentConfig, PluginEntry } from "./config-schema.js";
-import type { ConfigOrigin } from "./claude-settings.js";
-import type { CompactOutcome } from "./compact-outcome.js";
-import type { AgentEvent, StopReason } from "./events.js";
-import type { HookTable, PluginHooks } from "./hooks.js";
-import type { KindArrays, KindCounts, KindListings, KindRegistrars } from "./kinds.js";
-import type { ModelMessage } from "./model.js";
-import type { ResumeResult } from "./session-recorder.js";
-import type { TrustReport, FolderTrustView, TrustItemInput } from "./trust.js";
+import type { ToolLoadOptions, ToolLoadResult } from "./registry/tool-sources.js";
+import type { AgentConfig, PluginEntry } from "./config/config-schema.js";
+import type { ConfigOrigin } from "./config/claude-settings.js";
+import type { CompactOutcome } from "./session/compact-outcome.js";
+import type { AgentEvent, StopReason } from "./hooks/events.js";
+import type { HookTable, PluginHooks } from "./hooks/hooks.js";
+import type { KindArrays, KindCounts, KindListings, KindRegistrars } from "./registry/kinds.js";
+import type { ModelMessage } from "./loop/model.js";
+import type { ResumeResult } from "./session/session-recorder.js";
+import type { TrustReport, FolderTrustView, TrustItemInput } from "./config/trust.js";
 import type {
   AuditKind,
   CallOptions,

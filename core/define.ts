@@ -1,10 +1,10 @@
 /** `defineX` helpers: identity functions (or nearly) that give plugin authors full type inference. */
 import type { z } from "zod";
 import type { CliCommand, CliOption } from "./cli-types.js";
-import type { AgentConfig } from "./config-schema.js";
-import { hostKey } from "./host-view.js";
+import type { AgentConfig } from "./config/config-schema.js";
+import { hostKey } from "./host/host-view.js";
 import type { PluginHost } from "./host-types.js";
-import type { ModelProvider } from "./model.js";
+import type { ModelProvider } from "./loop/model.js";
 import type { Plugin, PluginFactory, ToolCallInfo } from "./plugin-types.js";
 import type { CommandDefinition, SkillDefinition, ToolDefinition } from "./types.js";
 

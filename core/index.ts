@@ -1,6 +1,6 @@
 /** The public API of agent-host. Re-exports only. */
-export { createHost, prepareHost } from "./host.js";
-export { pluginPreparedView, pluginView } from "./host-view.js";
+export { createHost, prepareHost } from "./host/host.js";
+export { pluginPreparedView, pluginView } from "./host/host-view.js";
 export {
   definePlugin,
   defineTool,
@@ -58,8 +58,8 @@ export type {
   SandboxedSpawn,
 } from "./types.js";
 export { PERMISSION_MODES, RISKS } from "./types.js";
-export { changesAgentKey, mentionsProtectedName } from "./protected-paths.js";
-export type { ToolSource, ToolLoadOptions, ToolLoadResult } from "./tool-sources.js";
+export { changesAgentKey, mentionsProtectedName } from "./gate/protected-paths.js";
+export type { ToolSource, ToolLoadOptions, ToolLoadResult } from "./registry/tool-sources.js";
 export type {
   ToolRegistrar,
   CommandRegistrar,
@@ -95,10 +95,10 @@ export type {
   StopDecision,
   CompactInfo,
   CompactDecision,
-} from "./hook-types.js";
-export type { ConfigOrigin } from "./claude-settings.js";
-export { DEFAULT_PLUGIN_TIMEOUTS, trustPreparedFolder } from "./prepare.js";
-export { untrustFolder, trustedFolders, trustDecision, realFolder, TRUST_FILE, type TrustItem, type TrustItemInput, type TrustReport, type TrustState, type FolderTrustView, type ConfigTrust } from "./trust.js";
+} from "./hooks/hook-types.js";
+export type { ConfigOrigin } from "./config/claude-settings.js";
+export { DEFAULT_PLUGIN_TIMEOUTS, trustPreparedFolder } from "./plugins/prepare.js";
+export { untrustFolder, trustedFolders, trustDecision, realFolder, TRUST_FILE, type TrustItem, type TrustItemInput, type TrustReport, type TrustState, type FolderTrustView, type ConfigTrust } from "./config/trust.js";
 export type {
   Host,
   PluginHost,
@@ -114,10 +114,10 @@ export type {
   PreparedHost,
 } from "./host-types.js";
 export type { CliCommand, CliOption, CliValues, CliContext, CliOpenHostOptions, CliSessionHost, CliSessionHostOptions } from "./cli-types.js";
-export type { HookTable, HookName } from "./hooks.js";
-export type { Tappable, SyncTappable, TapOptions, EventTapOptions } from "./tap-types.js";
-export type { AgentEvent, AgentEventType, StopReason } from "./events.js";
-export { parseModelRef, parseProviderConfig, ModelError, modelErrorCodeForStatus, parseRetryAfter, networkErrorCode } from "./model.js";
+export type { HookTable, HookName } from "./hooks/hooks.js";
+export type { Tappable, SyncTappable, TapOptions, EventTapOptions } from "./hooks/tap-types.js";
+export type { AgentEvent, AgentEventType, StopReason } from "./hooks/events.js";
+export { parseModelRef, parseProviderConfig, ModelError, modelErrorCodeForStatus, parseRetryAfter, networkErrorCode } from "./loop/model.js";
 export type {
   ModelProvider,
   ModelRequest,
@@ -128,18 +128,18 @@ export type {
   ModelStopReason,
   ModelUsage,
   ModelErrorCode,
-} from "./model.js";
-export { modelHttpError, modelConnectionError, modelRequestError, type ModelEndpoint, type ModelHttpFailure, type ModelConnectionFailure } from "./provider-errors.js";
-export { resolveModel, systemPrompt, DEFAULT_MAX_TURNS } from "./run-setup.js";
-export { listSessions, findSession, readSession, sessionsDir, sessionFile, pruneSessions, SESSIONS_DIR, DEFAULT_SESSION_MAX_AGE_DAYS, DEFAULT_SESSION_MAX_COUNT } from "./session-store.js";
-export type { SessionSummary, SessionMeta, SessionRecord, LoadedSession } from "./session-store.js";
-export type { ResumeResult } from "./session-recorder.js";
-export type { CompactOutcome } from "./compaction.js";
+} from "./loop/model.js";
+export { modelHttpError, modelConnectionError, modelRequestError, type ModelEndpoint, type ModelHttpFailure, type ModelConnectionFailure } from "./loop/provider-errors.js";
+export { resolveModel, systemPrompt, DEFAULT_MAX_TURNS } from "./loop/run-setup.js";
+export { listSessions, findSession, readSession, sessionsDir, sessionFile, pruneSessions, SESSIONS_DIR, DEFAULT_SESSION_MAX_AGE_DAYS, DEFAULT_SESSION_MAX_COUNT } from "./session/session-store.js";
+export type { SessionSummary, SessionMeta, SessionRecord, LoadedSession } from "./session/session-store.js";
+export type { ResumeResult } from "./session/session-recorder.js";
+export type { CompactOutcome } from "./session/compaction.js";
 /** @internal How lower contract modules name `Plugin` and `PluginHost` without an import cycle (contract-slots.ts); not for plugins. */
 export type { ContractSlots } from "./contract-slots.js";
-export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_COMPACT_THRESHOLD } from "./context-window.js";
-export { loadInstructions, INSTRUCTION_NAMES, type Instructions, type InstructionFile } from "./instructions.js";
-export { BUILTIN_MODEL_ALIASES, expandModelAlias, modelAliases } from "./model-aliases.js";
+export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_COMPACT_THRESHOLD } from "./session/context-window.js";
+export { loadInstructions, INSTRUCTION_NAMES, type Instructions, type InstructionFile } from "./session/instructions.js";
+export { BUILTIN_MODEL_ALIASES, expandModelAlias, modelAliases } from "./session/model-aliases.js";
 export {
   AgentConfigSchema,
   type AgentConfig,
@@ -148,18 +148,18 @@ export {
   type PermissionRule,
   type ToolOverride,
   type PluginEntry,
-} from "./config-schema.js";
-export { locateProjectConfig, CONFIG_SEARCH_PLACES, defaultUserConfigDir } from "./config.js";
-export { LOCAL_SETTINGS_FILE, localSettingsPath, readLocalSettings, updateLocalSettings, addLocalAllowRules } from "./local-settings.js";
+} from "./config/config-schema.js";
+export { locateProjectConfig, CONFIG_SEARCH_PLACES, defaultUserConfigDir } from "./config/config.js";
+export { LOCAL_SETTINGS_FILE, localSettingsPath, readLocalSettings, updateLocalSettings, addLocalAllowRules } from "./config/local-settings.js";
 export { AgentError, ConfigError, ExitCode, errorMessage, type ErrorCode } from "../kit/errors.js";
-export { terminate } from "./processes.js";
+export { terminate } from "./host/processes.js";
 export { createCommandSandbox } from "./sandbox/command-sandbox.js";
-export { auditLogFiles, readAuditTail, streamAuditRecords, type AuditTail } from "./audit-files.js";
+export { auditLogFiles, readAuditTail, streamAuditRecords, type AuditTail } from "./gate/audit-files.js";
 export {
   wildcardMatcher as patternMatcher,
   parseRule as parsePermissionRule,
   namesTool as ruleNamesTool,
   type ParsedRule,
   type RuleTarget,
-} from "./permissions.js";
-export { judgedPaths, type JudgedPaths } from "./judged-paths.js";
+} from "./gate/permissions.js";
+export { judgedPaths, type JudgedPaths } from "./gate/judged-paths.js";

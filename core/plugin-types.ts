@@ -6,7 +6,7 @@
 // under the names plugin authors and core modules have always imported.
 
 /** The plugin object's typed hook methods: derived from the hook table (hooks.ts). */
-export type { PluginHooks } from "./hooks.js";
-export type { AgentRegistrar, CommandRegistrar, ProviderRegistrar, SkillRegistrar, ToolRegistrar } from "./registrar-types.js";
-export type { BeforeToolCallDecision, ConfigEnv, ToolCallInfo } from "./hook-types.js";
+export type { PluginHooks } from "./hooks/hooks.js";
+export type { AgentRegistrar, CommandRegistrar, ProviderRegistrar, SkillRegistrar, ToolRegistrar } from "./registry/registrar-types.js";
+export type { BeforeToolCallDecision, ConfigEnv, ToolCallInfo } from "./hooks/hook-types.js";
 export type { HostProblem, Plugin, PluginAuditRecord, PluginConfigSection, PluginContext, PluginFactory, PluginStatus } from "./contract.js";

@@ -6,10 +6,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { AgentConfig, PluginEntry } from "./config-schema.js";
-import { createHost } from "./host.js";
+import type { AgentConfig, PluginEntry } from "./config/config-schema.js";
+import { createHost } from "./host/host.js";
 import type { Host, RunOptions, RunResult } from "./host-types.js";
-import type { ModelProvider, ModelRequest, ModelStreamEvent } from "./model.js";
+import type { ModelProvider, ModelRequest, ModelStreamEvent } from "./loop/model.js";
 import type { CommandResult, PermissionAsker, PermissionMode, ToolResult } from "./types.js";
 
 /** One answer of the scripted model: text, tool calls, or a function of the request it answers. */

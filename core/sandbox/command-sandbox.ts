@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { AgentConfig } from "../config-schema.js";
+import type { AgentConfig } from "../config/config-schema.js";
 import { AgentError } from "../../kit/errors.js";
 import type { CommandSandbox, SandboxedSpawn, SandboxSpawnSpec, SandboxStatus, Workspace } from "../types.js";
 import { bridged, PROXY_PORT, proxyEnv } from "./bridge.js";

@@ -6,7 +6,7 @@
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { isInside as inside } from "../../kit/fs/path-inside.js";
-import { isAgentConfigName } from "../protected-paths.js";
+import { isAgentConfigName } from "../gate/protected-paths.js";
 import { credentialPaths } from "./credentials.js";
 import type { SandboxSettings } from "./settings.js";
 
@@ -26,7 +26,7 @@ export interface SandboxMounts {
   readonly hidden: readonly HiddenPath[];
 }
 
-/** In every writable folder: what decides what the agent (or git, or Claude Code) does next (core/protected-paths.ts). */
+/** In every writable folder: what decides what the agent (or git, or Claude Code) does next (core/gate/protected-paths.ts). */
 const PROTECTED_ENTRIES = [".agent", ".claude", ".git/config", ".git/hooks", ".mcp.json"];
 
 function real(p: string): string | undefined {

@@ -1,10 +1,10 @@
 /**
- * What an untrusted folder's `sandbox` setting may do (core/trust-config.ts): every part that narrows
+ * What an untrusted folder's `sandbox` setting may do (core/config/trust-config.ts): every part that narrows
  * applies (`required: true`, more `denyRead`, `network: "none"`, `hooks: true`, hosts the user already
  * allows); every part that widens (`enabled: false`, `allowWrite`, more network, `required: false` or
  * `hooks: false` over the user's true) is one trust item, kept only when the trust admits it.
  */
-import type { AgentConfig } from "../config-schema.js";
+import type { AgentConfig } from "../config/config-schema.js";
 
 type Sandbox = NonNullable<AgentConfig["sandbox"]>;
 type Admit = (kind: string, name: string, value: unknown, detail?: string) => boolean;

@@ -3,12 +3,12 @@
  * bash grammar) rather than by splitting on punctuation: every simple command (pipes, lists, subshells,
  * groups, `$(...)`, backticks and process substitutions walked), each as bash reads it after quote removal
  * (`"rm" f`, `r\m f`, `$'\x72m' f` are `rm f`), what each wrapper runs (`env -i rm`, `timeout 5 rm`,
- * `xargs rm`, `find -exec rm`, core/shell/wrappers.ts), what a nested shell's literal text runs
+ * `xargs rm`, `find -exec rm`, kit/shell/wrappers.ts), what a nested shell's literal text runs
  * (`bash -c '…'`, `eval`, a here-document into a shell), what a script file it sources or runs holds
  * (for deny rules), and a redirection that writes a file as a subject of its own (`> f`).
  *
  * Where the text cannot tell what runs (a computed command word, a nested shell with computed text, a
- * line that does not parse) the subjects carry marks (core/subject-marks.ts): no allow rule covers
+ * line that does not parse) the subjects carry marks (kit/shell/subject-marks.ts): no allow rule covers
  * them, and a deny rule for the tool denies them.
  */
 import { isMark, UNCERTAIN } from "./subject-marks.js";

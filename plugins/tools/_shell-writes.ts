@@ -5,7 +5,7 @@
  * moves away, for a hard `ln` what it links), `dd of=`, what `rm`, `rmdir`, `unlink`, `truncate` and `shred` change, `git config`
  * (the repository's `.git/config`), wherever the shell parser finds the command: behind a wrapper
  * (`sudo`, `env`, `timeout`, `xargs`, …), inside `bash -c '…'` and `eval`, in a script file the line runs
- * (core/shell.ts gives each as a subject of its own). Relative paths are taken from the folder the command runs in and from every folder a `cd` or
+ * (kit/shell/index.ts gives each as a subject of its own). Relative paths are taken from the folder the command runs in and from every folder a `cd` or
  * `pushd` in the line may lead to. A target the shell computes when it runs (a variable other than
  * `$HOME` and `$PWD`, a glob, a substitution) is marked uncertain.
  *

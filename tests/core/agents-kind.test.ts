@@ -1,13 +1,13 @@
 /**
- * The `agents` registration kind, added as one entry of the kinds table (core/kinds.ts): definitions are
+ * The `agents` registration kind, added as one entry of the kinds table (core/registry/kinds.ts): definitions are
  * checked with clear reasons, registered from a plugin object's `agents`, `ctx.agents.add` and
  * `registerAgents`, listed by `host.agents`, counted in the plugin's status and audited.
  */
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import type { AgentDefinition, Plugin } from "../../core/index.js";
-import { HOOK_NAMES } from "../../core/hooks.js";
-import { KIND_NAMES, pluralOf, registerHookOf } from "../../core/kinds.js";
-import { checkAgent } from "../../core/registry-checks.js";
+import { HOOK_NAMES } from "../../core/hooks/hooks.js";
+import { KIND_NAMES, pluralOf, registerHookOf } from "../../core/registry/kinds.js";
+import { checkAgent } from "../../core/registry/registry-checks.js";
 import { closeHosts, testHost } from "../helpers/host.js";
 import { cleanupTemp } from "../helpers/project.js";
 

@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
-import { MAX_UNTRACKED_IN_FLIGHT } from "../../core/gate.js";
+import { MAX_UNTRACKED_IN_FLIGHT } from "../../core/gate/gate.js";
 import { z, type PluginContext, type ToolDefinition } from "../../core/index.js";
 import { cleanEnv, runCli } from "../helpers/cli.js";
 import { closeHosts, hostWithTools, readAudit, testHost } from "../helpers/host.js";

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
-import { AuditLog } from "../../core/audit.js";
+import { AuditLog } from "../../core/gate/audit.js";
 import { z, type ToolDefinition } from "../../core/index.js";
 import { cleanEnv } from "../helpers/cli.js";
 import { closeHosts, hostWithTools, readAudit, testHost } from "../helpers/host.js";

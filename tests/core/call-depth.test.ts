@@ -9,7 +9,7 @@ import { writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import type { PluginContext, ToolResult } from "../../core/index.js";
-import { MAX_CALL_DEPTH } from "../../core/gate.js";
+import { MAX_CALL_DEPTH } from "../../core/gate/gate.js";
 import { cleanEnv, runCli } from "../helpers/cli.js";
 import { closeHosts, testHost } from "../helpers/host.js";
 import { assertBuilt, DIST_CLI } from "../helpers/paths.js";

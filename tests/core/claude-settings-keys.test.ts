@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
-import { loadConfig } from "../../core/config.js";
+import { loadConfig } from "../../core/config/config.js";
 import { ConfigError } from "../../kit/errors.js";
 import { prepareHost } from "../../core/index.js";
 import { cleanupTemp, tempDir, tempProject, writeFile } from "../helpers/project.js";

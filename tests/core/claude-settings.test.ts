@@ -5,11 +5,11 @@
  */
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
-import { translateRule } from "../../core/claude-settings.js";
-import { loadConfig } from "../../core/config.js";
+import { translateRule } from "../../core/config/claude-settings.js";
+import { loadConfig } from "../../core/config/config.js";
 import { ConfigError } from "../../kit/errors.js";
 import { parsePermissionRule, prepareHost } from "../../core/index.js";
-import { pathMatcher } from "../../core/permissions.js";
+import { pathMatcher } from "../../core/gate/permissions.js";
 import { cleanupTemp, tempDir, tempProject, writeFile } from "../helpers/project.js";
 
 afterAll(cleanupTemp);

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { builtinPlugins } from "../../cli/builtins.js";
 import { createHost, readSession, sessionFile, z, type AgentEvent, type Plugin, type ToolDefinition } from "../../core/index.js";
-import { contextWindowFor, TokenEstimator } from "../../core/context-window.js";
+import { contextWindowFor, TokenEstimator } from "../../core/session/context-window.js";
 import { KINDS, openHost, startFake, systemOf, tempDir, toolResults, type FakeServer, type Kind, type TestHost, type Turn } from "./loop-helpers.js";
 
 type Body = Record<string, any>;

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncHook } from "tapable";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
-import { HOOK_NAMES, createHooks } from "../../core/hooks.js";
+import { HOOK_NAMES, createHooks } from "../../core/hooks/hooks.js";
 import { z, type Plugin, type ToolDefinition } from "../../core/index.js";
 import { closeHosts, hostWithTools, testHost } from "../helpers/host.js";
 import { REPO_ROOT } from "../helpers/paths.js";
@@ -68,7 +68,7 @@ describe("hook table", () => {
   });
 
   test("each hook carries a doc comment naming its kind", () => {
-    const source = readFileSync(path.join(REPO_ROOT, "core/hooks.ts"), "utf8");
+    const source = readFileSync(path.join(REPO_ROOT, "core/hooks/hooks.ts"), "utf8");
     for (const [name, Kind] of Object.entries(EXPECTED)) {
       const m = new RegExp(`/\\*\\*\\s*([A-Za-z]+)\\([^\\n]*\\*/\\s*\\n\\s*${name}: new (\\w+)Hook`).exec(source);
       expect(m, `doc comment for ${name}`).not.toBeNull();

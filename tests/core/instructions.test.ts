@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { createHost, loadInstructions, systemPrompt } from "../../core/index.js";
-import { createWorkspace } from "../../core/workspace.js";
+import { createWorkspace } from "../../core/host/workspace.js";
 import { cleanupTemp, tempDir, tempProject } from "../helpers/project.js";
 
 afterAll(cleanupTemp);

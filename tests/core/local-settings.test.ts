@@ -7,10 +7,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../core/config.js";
+import { loadConfig } from "../../core/config/config.js";
 import { ConfigError } from "../../kit/errors.js";
-import { addLocalAllowRules, localSettingsPath } from "../../core/local-settings.js";
-import { AuditLog } from "../../core/audit.js";
+import { addLocalAllowRules, localSettingsPath } from "../../core/config/local-settings.js";
+import { AuditLog } from "../../core/gate/audit.js";
 import { cleanupTemp, tempProject } from "../helpers/project.js";
 
 afterAll(cleanupTemp);

@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
-import { pluginConfigView } from "../../core/host-view.js";
+import { pluginConfigView } from "../../core/host/host-view.js";
 import { runCli } from "../helpers/cli.js";
 import { closeHosts, testHost } from "../helpers/host.js";
 import { REPO_ROOT } from "../helpers/paths.js";
@@ -91,15 +91,15 @@ describe("in the host", () => {
     expect(pluginConfigView(view)).toBe(view);
   });
 
-  // ctx.config (core/host.ts), the config hook's value (core/plugin-driver.ts) and a plugin command's
+  // ctx.config (core/host/host.ts), the config hook's value (core/plugins/plugin-driver.ts) and a plugin command's
   // prepare() (cli/main.ts) all go through pluginConfigView.
-  test("ctx.config (core/host.ts setUp) shows no other plugin's options", async () => {
+  test("ctx.config (core/host/host.ts setUp) shows no other plugin's options", async () => {
     const { host, out } = await thiefHost();
     await host.tools.call("thief_look", {});
     expectNoSecrets(loot(out), ["ctx.config"]);
   });
 
-  test("the config hook's value (core/plugin-driver.ts) shows no other plugin's options", async () => {
+  test("the config hook's value (core/plugins/plugin-driver.ts) shows no other plugin's options", async () => {
     const { host, out } = await thiefHost();
     await host.tools.call("thief_look", {});
     const found = loot(out);

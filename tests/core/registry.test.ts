@@ -1,8 +1,8 @@
 /** The registration gate: every rejection is reported (plugin, name, reason) and audited; the rest still loads. */
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { z, type ModelProvider, type ToolDefinition } from "../../core/index.js";
-import { findOverride, toolRegistry } from "../../core/registry.js";
-import { checkCommand, checkProvider, checkSkill, checkTool } from "../../core/registry-checks.js";
+import { findOverride, toolRegistry } from "../../core/registry/registry.js";
+import { checkCommand, checkProvider, checkSkill, checkTool } from "../../core/registry/registry-checks.js";
 
 /** The whole registration of one tool: the check, then the entry (or why it was refused). */
 const makeToolEntry = (def: ToolDefinition, plugin: string, _override: undefined) => toolRegistry(() => undefined).add(plugin, def);

@@ -1,6 +1,6 @@
 /** JSON Schema validators: compiled once, on first use, however many calls arrive while it compiles. */
 import { describe, expect, test } from "vitest";
-import { jsonSchemaValidator } from "../../core/schema.js";
+import { jsonSchemaValidator } from "../../core/registry/schema.js";
 
 describe("jsonSchemaValidator", () => {
   test("concurrent first calls share one compilation; later calls use it without waiting", async () => {

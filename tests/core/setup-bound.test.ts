@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { DEFAULT_SETUP_MS } from "../../core/prepare.js";
+import { DEFAULT_SETUP_MS } from "../../core/plugins/prepare.js";
 import { runCli } from "../helpers/cli.js";
 import { closeHosts, testHost } from "../helpers/host.js";
 import { DIST_INDEX_URL, REPO_ROOT } from "../helpers/paths.js";

@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { AgentError } from "../../kit/errors.js";
-import { createWorkspace } from "../../core/workspace.js";
+import { createWorkspace } from "../../core/host/workspace.js";
 import { cleanupTemp, tempDir } from "../helpers/project.js";
 
 afterAll(cleanupTemp);

@@ -1,8 +1,8 @@
-/** The hook table is declared once (core/hooks.ts); every other part is derived, and an omission does not compile. */
+/** The hook table is declared once (core/hooks/hooks.ts); every other part is derived, and an omission does not compile. */
 import { describe, expectTypeOf, test } from "vitest";
-import { ADAPTERS, type Adapters } from "../../core/hook-adapters.js";
-import { SeriesHook } from "../../core/hook-entry.js";
-import { HOOKS, type HookName, type HookTable, type PluginHooks, type RawHooks } from "../../core/hooks.js";
+import { ADAPTERS, type Adapters } from "../../core/hooks/hook-adapters.js";
+import { SeriesHook } from "../../core/hooks/hook-entry.js";
+import { HOOKS, type HookName, type HookTable, type PluginHooks, type RawHooks } from "../../core/hooks/hooks.js";
 import type { ToolRegistrar } from "../../core/plugin-types.js";
 
 describe("one hook table", () => {

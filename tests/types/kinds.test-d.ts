@@ -1,4 +1,4 @@
-/** The registration kinds are declared once (core/kinds.ts); every other part is derived, and an omission does not compile. */
+/** The registration kinds are declared once (core/registry/kinds.ts); every other part is derived, and an omission does not compile. */
 import { describe, expectTypeOf, test } from "vitest";
 import type {
   AgentDefinition,
@@ -18,12 +18,12 @@ import type {
   ToolDefinition,
   ToolRegistrar,
 } from "../../core/index.js";
-import { ADAPTERS, type Adapters } from "../../core/hook-adapters.js";
-import type { HookName } from "../../core/hooks.js";
-import { baseRegistrar, KindSpec } from "../../core/kind-entry.js";
-import type { KindArrays, KindCounts, KindListings, KindName, KindPlural, KindRegistrars, RegisterHookName, Registries } from "../../core/kinds.js";
-import { agentEntry, type AgentEntry } from "../../core/registry.js";
-import { checkAgent } from "../../core/registry-checks.js";
+import { ADAPTERS, type Adapters } from "../../core/hooks/hook-adapters.js";
+import type { HookName } from "../../core/hooks/hooks.js";
+import { baseRegistrar, KindSpec } from "../../core/registry/kind-entry.js";
+import type { KindArrays, KindCounts, KindListings, KindName, KindPlural, KindRegistrars, RegisterHookName, Registries } from "../../core/registry/kinds.js";
+import { agentEntry, type AgentEntry } from "../../core/registry/registry.js";
+import { checkAgent } from "../../core/registry/registry-checks.js";
 
 describe("one kinds table", () => {
   test("the kinds are the five, and every derived record names each by its plural", () => {

@@ -1,0 +1,448 @@
+/**
+ * Config loading: cosmiconfig with a short explicit list of search places, from the cwd up to the
+ * project root; the user config (`~/.config/agent/config.{json,yaml}`) merges under it. Every file is
+ * validated on its own so errors name the file. Keys core does not know are kept per file for the
+ * plugins that own them (config-sections.ts); files other tools share (`.mcp.json`) are read by the
+ * plugin they belong to, through the `config` hook.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig } from "./config-schema.js";
+import { MAX_CONFIG_DEPTH, shortPath, tooDeep } from "../../kit/text/depth.js";
+import { parseJson } from "../../kit/text/json.js";
+import { ConfigError, errorMessage } from "../../kit/errors.js";
+import { localSettingsPath } from "./local-settings.js";
+import { defaultUserConfigDir } from "../../kit/fs/user-config-dir.js";
+import { aliasProblem, expandModelAlias } from "../session/model-aliases.js";
+import { claudeManagedSettingsFile, claudeSettingsFiles, claudeUserDir, readClaudeSettings, type ClaudeSettings, type ConfigOrigin } from "./claude-settings.js";
+import { FolderTrust, fileDigest } from "./trust.js";
+import { narrowFolderConfig } from "./trust-config.js";
+import { isPlainObject } from "../../kit/text/plain-object.js";
+import type { z } from "zod";
+import { agentHostFor, selfAliases } from "../../kit/self-package.js";
+
+export const CONFIG_SEARCH_PLACES = [
+  "agent.config.ts",
+  "agent.config.mts",
+  "agent.config.js",
+  "agent.config.mjs",
+  ".agentrc",
+  ".agentrc.json",
+  ".agentrc.yaml",
+  ".agentrc.yml",
+  "package.json",
+];
+
+/** A top-level key core does not know, as one file gave it: checked later by the plugin that owns it. */
+export interface RawSection {
+  file: string;
+  key: string;
+  value: unknown;
+  /** From a file written for another tool (Claude Code's settings): with no owner, only reported. */
+  optional?: boolean;
+  /** From a file of the project folder (not the user's own): applies only as far as the folder's trust admits it. */
+  folder?: boolean;
+}
+
+export interface LoadedConfig {
+  /** Core's keys, merged. */
+  config: AgentConfig;
+  /** Files read, in merge order (Claude Code's settings, then the user config, then the project config). */
+  files: string[];
+  /** Which file gave each part of the config, in merge order. */
+  origins: ConfigOrigin[];
+  /** Parts of files that were deliberately not applied (reported as warnings). */
+  warnings: string[];
+  /** Keys no core schema covers, per file in merge order, for plugin sections. */
+  sections: RawSection[];
+  /** The file that listed each plugin entry (by its name), for messages about its options. */
+  pluginOrigins: Map<string, string>;
+  /** Folder of the project config file, or the project root when there is none. */
+  configDir: string;
+  /** Where npm plugin names are resolved from, in order. */
+  pluginBaseDirs: string[];
+  /** The project root: the config file's folder, else the nearest folder with .git or package.json, else the cwd. */
+  projectRoot: string;
+  /** The user config folder, when user config is read. */
+  userConfigDir: string | undefined;
+  /** The project folder's trust: what of its files was admitted, what was held back. */
+  trust: FolderTrust;
+}
+
+export interface LoadConfigOptions {
+  cwd: string;
+  /** Extra config merged over the files (e.g. from `createHost({ config })`). */
+  overrides?: AgentConfig;
+  /** Folder of the user config; default `$AGENT_CONFIG_HOME` or `$XDG_CONFIG_HOME/agent` or `~/.config/agent`. `false` skips it. */
+  userConfigDir?: string | false;
+  /** Read files at all (project and user config); default true. */
+  readFiles?: boolean;
+  /** true: the folder is trusted for this load; false: never; default the user's decision or `AGENT_TRUST`. */
+  trust?: boolean;
+}
+
+export { defaultUserConfigDir };
+
+function findProjectMarkerDir(cwd: string): string | undefined {
+  let dir = cwd;
+  for (;;) {
+    if (existsSync(path.join(dir, ".git")) || existsSync(path.join(dir, "package.json"))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** Turn zod issues into `key.path: message` lines. */
+export function zodIssues(error: z.ZodError): { path: string; message: string }[] {
+  return error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
+}
+
+function formatPath(p: readonly PropertyKey[]): string {
+  let out = "";
+  for (const k of p) {
+    if (typeof k === "number") out += `[${k}]`;
+    else out += out ? `.${String(k)}` : String(k);
+  }
+  return out;
+}
+
+async function tsLoader(filepath: string): Promise<unknown> {
+  const { createJiti } = await import("jiti");
+  // With no agent-host of its own, the project's config imports the running CLI's (a global `agent`).
+  const alias = agentHostFor(filepath).source === "cli" ? selfAliases() : undefined;
+  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: true, alias });
+  return jiti.import(filepath, { default: true });
+}
+
+/** JSON with a BOM accepted and errors that say line and column. */
+const jsonLoader = (_file: string, content: string) => parseJson(content);
+
+/** `.agentrc`: JSON when it looks like JSON (so its errors say where), YAML otherwise. */
+async function noExtLoader(file: string, content: string): Promise<unknown> {
+  const text = content.replace(/^\uFEFF/, "");
+  if (/^\s*[{[]/.test(text)) return parseJson(text);
+  const { defaultLoaders } = await import("cosmiconfig");
+  return defaultLoaders.noExt(file, text);
+}
+
+async function loadFile(filepath: string): Promise<unknown> {
+  const { cosmiconfig } = await import("cosmiconfig");
+  const explorer = cosmiconfig("agent", {
+    searchPlaces: [],
+    loaders: { ".ts": tsLoader, ".mts": tsLoader, ".js": tsLoader, ".mjs": tsLoader, ".cjs": tsLoader, ".json": jsonLoader, noExt: noExtLoader },
+    cache: false,
+  });
+  const result = await explorer.load(filepath);
+  return result?.config ?? {};
+}
+
+/** Search one folder for a project config file; `package.json` counts only when it has an `agent` key. */
+function findConfigIn(dir: string): string | undefined {
+  for (const name of CONFIG_SEARCH_PLACES) {
+    const file = path.join(dir, name);
+    if (!existsSync(file)) continue;
+    try {
+      if (!statSync(file).isFile()) continue;
+    } catch {
+      continue;
+    }
+    if (name === "package.json") {
+      try {
+        const pkg = JSON.parse(readFileSync(file, "utf8").replace(/^\uFEFF/, "")) as Record<string, unknown>;
+        if (pkg && typeof pkg === "object" && "agent" in pkg) return file;
+      } catch {
+        // Broken JSON: loading it says what is wrong, with the line and column.
+        return file;
+      }
+      continue;
+    }
+    return file;
+  }
+  return undefined;
+}
+
+/** A file's config: core's keys validated (paths made absolute), the rest kept raw. */
+interface FileConfig {
+  core: AgentConfig;
+  extra: Record<string, unknown>;
+}
+
+async function readAndValidate(file: string): Promise<FileConfig> {
+  let raw: unknown;
+  try {
+    raw = await loadFile(file);
+  } catch (err) {
+    throw new ConfigError(file, [{ path: "", message: `could not be loaded: ${loadErrorMessage(errorMessage(err), file)}` }]);
+  }
+  if (raw === null || raw === undefined) raw = {};
+  if (typeof raw !== "object" || Array.isArray(raw)) {
+    throw new ConfigError(file, [{ path: "", message: `expected an object, got ${Array.isArray(raw) ? "an array" : typeof raw}` }]);
+  }
+  return splitAndValidate(raw as Record<string, unknown>, file, path.dirname(file));
+}
+
+function splitAndValidate(raw: Record<string, unknown>, file: string, dir: string): FileConfig {
+  const deep = tooDeep(raw, MAX_CONFIG_DEPTH);
+  if (deep) throw new ConfigError(file, [{ path: shortPath(deep), message: `nested more than ${MAX_CONFIG_DEPTH} levels deep; no config needs that (is the file generated wrongly?)` }]);
+  const core: Record<string, unknown> = {};
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) (CORE_CONFIG_KEYS.includes(k) ? core : extra)[k] = v;
+  const parsed = AgentConfigSchema.safeParse(core);
+  if (!parsed.success) throw new ConfigError(file, zodIssues(parsed.error));
+  return { core: absolutize(parsed.data, dir), extra };
+}
+
+/**
+ * The useful part of a loader's error: cosmiconfig prefixes `JSON Error in <file>:` and appends code
+ * frames, jiti puts `<file>:line:col` on a line of its own. Keep the message and say where.
+ */
+export function loadErrorMessage(message: string, file: string): string {
+  const raw = message.split("\n");
+  const lines = raw.map((l) => l.trim());
+  let where = "";
+  const kept: string[] = [];
+  for (const [i, l] of lines.entries()) {
+    // A code frame (`> 4 | ...` then `  |    ^`) marks the line and column.
+    const frame = /^>\s*(\d+)\s*\|/.exec(l);
+    if (frame && !where) {
+      const caret = /^\s*\|(\s*)\^/.exec(raw[i + 1] ?? "");
+      where = ` (line ${frame[1]}${caret ? `, column ${caret[1].length}` : ""})`;
+    }
+    if (!l || /^(JSON|YAML) Error in /.test(l) || /^(>\s*)?\d+\s*\|/.test(l) || /^\|/.test(l) || /^-*\^$/.test(l)) continue;
+    const loc = l.startsWith(file) ? /:(\d+):(\d+)$/.exec(l) : null;
+    if (loc) {
+      where ||= ` (line ${loc[1]}, column ${loc[2]})`;
+      continue;
+    }
+    kept.push(l);
+  }
+  let text = (kept[0] ?? firstLine(message)).replace(/ while parsing '.*'\s*$/, "").trim();
+  // JSON.parse says "at position N": give the line and column instead.
+  const pos = /at position (\d+)/.exec(text);
+  if (pos && !where) {
+    try {
+      const before = readFileSync(file, "utf8").slice(0, Number(pos[1]));
+      const line = before.split("\n").length;
+      where = ` (line ${line}, column ${Number(pos[1]) - before.lastIndexOf("\n")})`;
+    } catch {
+      /* keep the position */
+    }
+  }
+  return `${text}${where}`;
+}
+
+function firstLine(s: string): string {
+  return s.split("\n").find((l) => l.trim()) ?? s;
+}
+
+/** Relative paths in a config file are relative to that file: make them absolute before merging. */
+function absolutize(config: AgentConfig, dir: string): AgentConfig {
+  const rel = (p: string) => (isLocalPath(p) ? path.resolve(dir, p) : p);
+  const out: AgentConfig = { ...config };
+  if (config.plugins) {
+    out.plugins = config.plugins.map((entry) => {
+      if (typeof entry === "string") return rel(entry);
+      if (Array.isArray(entry)) return [rel(entry[0]), entry[1]] as [string, Record<string, unknown>];
+      return entry;
+    });
+  }
+  if (config.disabledPlugins) out.disabledPlugins = config.disabledPlugins.map(rel);
+  if (config.workspace?.roots) out.workspace = { ...config.workspace, roots: config.workspace.roots.map((r) => path.resolve(dir, r)) };
+  return out;
+}
+
+export function isLocalPath(spec: string): boolean {
+  return spec.startsWith("./") || spec.startsWith("../") || spec === "." || spec === ".." || path.isAbsolute(spec);
+}
+
+const CONCAT_PATHS = new Set(["plugins", "disabledPlugins", "permissions.allow", "permissions.ask", "permissions.deny", "workspace.roots", "sandbox.allowWrite", "sandbox.denyRead", "sandbox.network"]);
+
+const STICKY_TRUE = new Set(["permissions.disableBypass"]);
+
+/** Deep-merge `over` onto `under`: objects merge, listed arrays concatenate (deduplicated), everything else is replaced. */
+export function mergeConfig(under: AgentConfig, over: AgentConfig, prefix = ""): AgentConfig {
+  const out: Record<string, unknown> = { ...under };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    const keyPath = prefix ? `${prefix}.${key}` : key;
+    const prev = out[key];
+    if (Array.isArray(value) && Array.isArray(prev) && CONCAT_PATHS.has(keyPath)) {
+      const seen = new Set<string>();
+      out[key] = [...prev, ...value].filter((v) => {
+        if (typeof v !== "string") return true;
+        if (seen.has(v)) return false;
+        seen.add(v);
+        return true;
+      });
+    } else if (isPlainObject(value) && isPlainObject(prev) && !isPluginLike(value)) {
+      out[key] = mergeConfig(prev as AgentConfig, value as AgentConfig, keyPath);
+    } else if (STICKY_TRUE.has(keyPath) && prev === true) {
+      // A safety switch one file turned on stays on: a later file (a cloned folder's) cannot turn it off.
+    } else {
+      out[key] = value;
+    }
+  }
+  return out as AgentConfig;
+}
+
+export { isPlainObject };
+function isPluginLike(v: Record<string, unknown>): boolean {
+  return typeof v.run === "function" || typeof v.setup === "function";
+}
+
+async function readUserConfig(dir: string): Promise<{ file: string; fc: FileConfig } | undefined> {
+  for (const name of ["config.json", "config.yaml", "config.yml"]) {
+    const file = path.join(dir, name);
+    if (existsSync(file)) return { file, fc: await readAndValidate(file) };
+  }
+  return undefined;
+}
+
+/**
+ * Where the project's config lives, without reading it: the config file found from `cwd` up to the
+ * project root (the nearest folder with .git or package.json), and that root. For tools that edit it.
+ */
+export function locateProjectConfig(cwd: string): { projectRoot: string; configFile: string | undefined } {
+  const start = path.resolve(cwd);
+  const stopDir = findProjectMarkerDir(start) ?? start;
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    const file = findConfigIn(dir);
+    if (file) return { projectRoot: path.dirname(file), configFile: file };
+    if (dir === stopDir || path.dirname(dir) === dir) return { projectRoot: stopDir, configFile: undefined };
+  }
+}
+
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  const cwd = path.resolve(options.cwd);
+  const readFiles = options.readFiles !== false;
+  const located = readFiles ? locateProjectConfig(cwd) : undefined;
+  const projectFile = located?.configFile;
+  const stopDir = located?.projectRoot ?? findProjectMarkerDir(cwd) ?? cwd;
+
+  const files: string[] = [];
+  let config: AgentConfig = {};
+  const sections: RawSection[] = [];
+  const origins: ConfigOrigin[] = [];
+  const warnings: string[] = [];
+  const pluginOrigins = new Map<string, string>();
+  const pluginBaseDirs: string[] = [];
+  const take = (file: string, fc: FileConfig, claude?: ClaudeSettings, folder?: boolean) => {
+    if (!file.startsWith("createHost(")) files.push(file);
+    config = mergeConfig(config, fc.core);
+    // Keys from Claude Code's files that no plugin reads are only reported: the user did not write them for us.
+    for (const [key, value] of Object.entries(fc.extra)) sections.push({ file, key, value, ...(claude ? { optional: true } : {}), ...(folder ? { folder } : {}) });
+    origins.push(...(claude ? claude.origins : originsOf(file, fc)));
+    for (const entry of fc.core.plugins ?? []) {
+      const name = typeof entry === "string" ? entry : Array.isArray(entry) ? entry[0] : (entry as { name: string }).name;
+      pluginOrigins.set(name, file);
+    }
+  };
+
+  const userDir = !readFiles ? false : options.userConfigDir === undefined ? defaultUserConfigDir() : options.userConfigDir;
+  const configDir = projectFile ? path.dirname(projectFile) : stopDir;
+  const trust = new FolderTrust({ folder: configDir, userConfigDir: userDir || undefined, override: options.trust });
+  const ours: { file: string; fc: FileConfig; folder?: boolean }[] = [];
+  if (userDir) {
+    const user = await readUserConfig(userDir);
+    if (user) ours.push(user);
+  }
+  // What the folder's own files say applies as far as its trust admits: a folder may narrow, never widen.
+  const userMode = ours[0]?.fc.core.permissions?.mode;
+  const userSandbox = ours[0]?.fc.core.sandbox;
+  const folderFile = async (file: string) => {
+    const fc = await readAndValidate(file);
+    ours.push({ file, folder: true, fc: { core: narrowFolderConfig(fc.core, file, trust, userMode, userSandbox), extra: fc.extra } });
+  };
+  // A code config file runs when it is read: it is read only in a trusted folder, and only as the user last saw it.
+  if (projectFile && (!isCodeConfig(projectFile) || admitCode(trust, projectFile))) await folderFile(projectFile);
+  // This machine's own settings for the project (`always for this project`, `agent mcp add -s local`): over the shared file.
+  const local = localSettingsPath(configDir);
+  if (readFiles && isFile(local)) {
+    // As agent-host last wrote it on the user's answer (`always for this project`, `agent mcp add -s local`): theirs.
+    trust.vouchIfWritten(local);
+    await folderFile(local);
+  }
+  const where = "createHost({ config })";
+  if (options.overrides) ours.push({ file: where, fc: splitAndValidate(options.overrides as Record<string, unknown>, where, cwd) });
+
+  // Claude Code's settings merge under agent-host's own files, unless one of those says compat.claude: false.
+  const claudeOn = ours.reduce((on, o) => o.fc.core.compat?.claude ?? on, true);
+  if (readFiles && claudeOn) {
+    for (const { file, root } of claudeSettingsFiles(configDir, userDir ? claudeUserDir() : undefined)) {
+      const settings = await readClaudeSettings(file, root, configDir);
+      const folder = root === configDir;
+      const core = folder ? narrowFolderConfig(settings.core, file, trust, userMode, userSandbox) : settings.core;
+      take(file, { core, extra: settings.extra }, folder ? { ...settings, origins: appliedOrigins(settings.origins, core) } : settings, folder);
+      warnings.push(...settings.warnings);
+    }
+  }
+  for (const o of ours) take(o.file, o.fc, undefined, o.folder);
+  // An administrator's policy goes over everything: its mode, its deny rules, its disableBypass.
+  const managed = readFiles && claudeOn ? claudeManagedSettingsFile() : undefined;
+  if (managed) {
+    const settings = await readClaudeSettings(managed, configDir, configDir);
+    take(managed, { core: settings.core, extra: settings.extra }, settings, false);
+    warnings.push(...settings.warnings);
+    // Only the policy's allow rules allow; every file's ask and deny rules still hold (stricter, never looser).
+    if (settings.managedRulesOnly && config.permissions) config.permissions = { ...config.permissions, allow: settings.core.permissions?.allow ?? [] };
+  }
+  // `model` may be an alias, known only once every file is merged: an unknown one names its file.
+  if (config.model && !expandModelAlias(config.model, config.modelAliases)) {
+    const from = [...ours].reverse().find((o) => o.fc.core.model !== undefined)?.file ?? files[files.length - 1] ?? "config";
+    throw new ConfigError(from, [{ path: "model", message: aliasProblem(config.model, config.modelAliases) }]);
+  }
+  // An untrusted folder's node_modules could shadow a plugin of the user's own config: not looked in.
+  if (trust.trusted) pluginBaseDirs.push(configDir);
+  if (userDir) pluginBaseDirs.push(userDir);
+
+  return { config, files, sections, origins, warnings, pluginOrigins, configDir, pluginBaseDirs, projectRoot: configDir, userConfigDir: userDir || undefined, trust };
+}
+
+const CODE_CONFIG = /\.(?:[cm]?js|[cm]?ts)$/;
+
+function isCodeConfig(file: string): boolean {
+  return CODE_CONFIG.test(file);
+}
+
+function admitCode(trust: FolderTrust, file: string): boolean {
+  return trust.admit({ kind: "config code", name: path.basename(file), file, value: fileDigest(file), detail: "a config file that runs as code in the agent's process" });
+}
+
+/** Claude Code's origins of a folder's file, less the parts its trust held back (they are listed apart). */
+function appliedOrigins(origins: ConfigOrigin[], core: AgentConfig): ConfigOrigin[] {
+  return origins.filter((o) => {
+    if (o.key === "permissions.allow") return !!o.value && !!core.permissions?.allow?.includes(o.value);
+    if (o.key === "permissions.mode" && o.value) return core.permissions?.mode === o.value;
+    if (o.key.startsWith("env.")) return !!core.env && Object.hasOwn(core.env, o.key.slice(4));
+    return true;
+  });
+}
+
+/** Which file each part of one of agent-host's own files gave: rules one by one, other keys (and sections' entries) by name. */
+function originsOf(file: string, fc: FileConfig): ConfigOrigin[] {
+  const out: ConfigOrigin[] = [];
+  for (const [key, value] of Object.entries(fc.core)) {
+    if (value === undefined) continue;
+    if (key === "permissions" && isPlainObject(value)) {
+      for (const [k, v] of Object.entries(value)) {
+        if (Array.isArray(v)) for (const rule of v) out.push({ key: `permissions.${k}`, file, value: String(rule) });
+        else out.push({ key: `permissions.${k}`, file, value: String(v) });
+      }
+    } else if (key === "env" && isPlainObject(value)) for (const name of Object.keys(value)) out.push({ key: `env.${name}`, file });
+    else out.push({ key, file });
+  }
+  for (const [key, value] of Object.entries(fc.extra)) {
+    if (isPlainObject(value) && Object.keys(value).length) for (const k of Object.keys(value)) out.push({ key: `${key}.${k}`, file });
+    else out.push({ key, file });
+  }
+  return out;
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}

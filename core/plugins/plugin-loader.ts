@@ -1,0 +1,238 @@
+/**
+ * Turning config entries into plugin objects: npm names resolve from the config file's folder
+ * (plugin-resolve.ts), local paths relative to it; TypeScript plugins load through jiti. A package
+ * whose `peerDependencies["agent-host"]` excludes the running version is not loaded; options are
+ * checked against the plugin's schema before the plugin sees them.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { isLocalPath, zodIssues } from "../config/config.js";
+import type { PluginEntry } from "../config/config-schema.js";
+import { ConfigError } from "../../kit/errors.js";
+import type { Plugin, PluginFactory } from "../plugin-types.js";
+import type { PluginPackageFormat } from "../contract.js";
+import { candidates, findPackageDir, resolvePackage } from "../../kit/plugin-resolve.js";
+import { RAW_FACTORY } from "../define.js";
+import { hostVersion } from "../../kit/version.js";
+import { selfAliases, selfEntry } from "../../kit/self-package.js";
+import type { z } from "zod";
+
+export interface PluginSpec {
+  /** How the plugin was named in config (`builtin` for built-ins, `inline:<name>` for objects). */
+  from: string;
+  /** The name, when it is known before loading (built-ins, inline objects). */
+  name?: string;
+  /** Plugin options from config. */
+  options: Record<string, unknown>;
+  /** The config file that listed it (for messages about its options). */
+  origin?: string;
+  /** Import the module: its default export and where it lives. */
+  load(): Promise<LoadedModule>;
+}
+
+export interface LoadedModule {
+  exported: unknown;
+  /** The package folder (the nearest package.json's) for files and packages. */
+  dir?: string;
+  /** The module file it was loaded from. */
+  file?: string;
+  version?: string;
+}
+
+export class PluginLoadError extends Error {
+  constructor(
+    readonly spec: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "PluginLoadError";
+  }
+}
+
+const TS_EXT = /\.(c|m)?tsx?$/;
+
+let selfResolution: Promise<void> | undefined;
+/**
+ * Make `import "agent-host"` (and `agent-host/testing`, `agent-host/kit`) inside plugins resolve to the running host,
+ * wherever the plugin lives: a plugin in a project works with a globally installed `agent`, and host
+ * and plugins share one zod.
+ */
+function ensureSelfResolution(): Promise<void> {
+  selfResolution ??= (async () => {
+    const self = selfEntry();
+    if (!self) return;
+    const { register } = await import("node:module");
+    const hook = `let self;
+export function initialize(data) { self = data.self; }
+export async function resolve(specifier, context, next) {
+  if (specifier === "agent-host") return { url: self, shortCircuit: true };
+  if (specifier === "agent-host/testing" || specifier === "agent-host/kit") return { url: new URL("./" + specifier.slice(11) + ".js", self).href, shortCircuit: true };
+  return next(specifier, context);
+}`;
+    register(`data:text/javascript,${encodeURIComponent(hook)}`, { data: { self } });
+  })();
+  return selfResolution;
+}
+
+async function importFile(file: string): Promise<unknown> {
+  if (TS_EXT.test(file)) {
+    const { createJiti } = await import("jiti");
+    const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false, alias: selfAliases() });
+    return jiti.import(file);
+  }
+  await ensureSelfResolution();
+  return import(pathToFileURL(file).href);
+}
+
+/** The folder holding the nearest package.json at or above `file`'s folder. */
+function packageDirOf(file: string): string {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) return path.dirname(file);
+  }
+}
+
+interface PackageJson {
+  name?: string;
+  version?: string;
+  peerDependencies?: Record<string, string>;
+}
+
+function readPackageJson(dir: string): PackageJson {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as PackageJson;
+  } catch {
+    return {};
+  }
+}
+
+/** A package that names a range of agent-host it works with, which the running version is outside of. */
+async function checkPeerRange(pkg: PackageJson, spec: string): Promise<void> {
+  const range = pkg.peerDependencies?.["agent-host"];
+  if (!range) return;
+  const semver = await import("semver");
+  const version = hostVersion();
+  const valid = semver.validRange(range);
+  if (!valid) throw new PluginLoadError(spec, `its peerDependencies name an invalid agent-host range "${range}"`);
+  if (!semver.satisfies(version, valid, { includePrerelease: true })) {
+    throw new PluginLoadError(spec, `it requires agent-host ${range}, and this is agent-host ${version}. Install a version of ${pkg.name ?? spec} made for ${version}`);
+  }
+}
+
+/** The default export (or the module itself), called with validated options when it is a factory. */
+export async function instantiate(
+  mod: unknown,
+  options: Record<string, unknown>,
+  spec: string,
+  origin?: string,
+): Promise<{ plugin: Plugin<any>; options: unknown }> {
+  let exported = (mod as { default?: unknown })?.default ?? mod;
+  // Double default from CJS interop (`module.exports = { default: plugin }`).
+  if (exported && typeof exported === "object" && "default" in exported && !("name" in exported)) exported = (exported as { default: unknown }).default;
+  let plugin: unknown = exported;
+  let opts: unknown = options;
+  if (typeof exported === "function") {
+    const factory = exported as PluginFactory;
+    if (factory.options) opts = checkOptions(factory.options, options, spec, origin);
+    const raw = (factory as unknown as Record<symbol, unknown>)[RAW_FACTORY];
+    plugin = await (typeof raw === "function" && factory.options ? (raw as PluginFactory) : factory)(opts);
+  }
+  if (!plugin || typeof plugin !== "object" || typeof (plugin as Plugin).name !== "string" || !(plugin as Plugin).name) {
+    throw new PluginLoadError(spec, "its default export is not a plugin: expected an object with a \"name\", or a function returning one (use definePlugin)");
+  }
+  const p = plugin as Plugin<any>;
+  if (typeof exported !== "function" && p.options) opts = checkOptions(p.options, options, spec, origin);
+  return { plugin: p, options: opts };
+}
+
+/** Options that do not fit the plugin's schema are a config error naming the plugin and the option. */
+function checkOptions(schema: z.ZodType, options: Record<string, unknown>, spec: string, origin: string | undefined): unknown {
+  if (typeof (schema as { safeParse?: unknown }).safeParse !== "function") return options;
+  const parsed = schema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(
+    origin,
+    zodIssues(parsed.error).map((i) => ({ path: `plugins[${spec}] options${i.path ? `.${i.path}` : ""}`, message: i.message })),
+  );
+}
+
+/** The format that claims a folder entry; undefined for a file. A folder no format claims is an error saying so. */
+function formatOf(name: string, file: string, formats: readonly PluginPackageFormat[]): PluginPackageFormat | undefined {
+  if (!statSync(file, { throwIfNoEntry: false })?.isDirectory()) return undefined;
+  const format = formats.find((f) => f.claims(file));
+  if (!format) throw new PluginLoadError(name, `${file} is a folder, not a plugin module${formats.length ? ` nor a ${formats.map((f) => f.name).join(" or ")} plugin` : ""}`);
+  return format;
+}
+
+export function specFromEntry(entry: PluginEntry, baseDirs: string[], origins?: Map<string, string>, formats: readonly PluginPackageFormat[] = []): PluginSpec {
+  if (typeof entry === "object" && !Array.isArray(entry)) {
+    const plugin = entry as Plugin;
+    return { from: `inline:${plugin.name}`, name: plugin.name, options: {}, load: async () => ({ exported: plugin }) };
+  }
+  const [name, options] = typeof entry === "string" ? [entry, {}] : entry;
+  return {
+    from: name,
+    options,
+    origin: origins?.get(name),
+    load: async () => {
+      let file: string | undefined;
+      if (isLocalPath(name)) {
+        file = name;
+        if (!existsSync(file)) throw new PluginLoadError(name, `file not found: ${file}`);
+        const format = formatOf(name, file, formats);
+        if (format) {
+          const plugin = await format.load(file);
+          return { exported: plugin, dir: file, version: plugin.version };
+        }
+      } else {
+        for (const base of baseDirs) {
+          for (const c of candidates(name)) {
+            file = resolvePackage(c, base);
+            if (file) break;
+          }
+          if (file) break;
+        }
+        if (!file) {
+          const tried = candidates(name).join(" or ");
+          throw new PluginLoadError(name, `package ${tried} is not installed (looked in node_modules from ${baseDirs[0]}). Install it with: agent plugin add ${name}`);
+        }
+      }
+      // The package's folder (what skillDirs are relative to), also for a file inside a package.
+      const dir = isLocalPath(name) ? packageDirOf(file) : (findOwnPackageDir(name, baseDirs) ?? packageDirOf(file));
+      const pkg = readPackageJson(dir);
+      await checkPeerRange(pkg, name);
+      let exported: unknown;
+      try {
+        exported = await importFile(file);
+      } catch (err) {
+        throw new PluginLoadError(name, `failed to import ${file}: ${(err as Error).message?.split("\n")[0]}`);
+      }
+      return { exported, dir, file, version: pkg.version };
+    },
+  };
+}
+
+function findOwnPackageDir(name: string, baseDirs: string[]): string | undefined {
+  for (const base of baseDirs) {
+    for (const c of candidates(name)) {
+      const found = findPackageDir(c, base);
+      if (found) return found.dir;
+    }
+  }
+  return undefined;
+}
+
+/** Whether a `disabledPlugins` entry names this plugin: its name, its config entry, or the package either stands for. */
+export function isDisabled(disabled: readonly string[] | undefined, spec: { from: string; name?: string }): boolean {
+  if (!disabled?.length) return false;
+  const names = new Set<string>();
+  if (spec.name) names.add(spec.name);
+  if (spec.from !== "builtin" && !spec.from.startsWith("inline:")) {
+    names.add(spec.from);
+    if (!isLocalPath(spec.from)) for (const c of candidates(spec.from)) names.add(c);
+  }
+  return disabled.some((d) => names.has(d) || (!isLocalPath(d) && candidates(d).some((c) => names.has(c))));
+}
+
+export { resolvePackage };

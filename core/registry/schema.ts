@@ -1,0 +1,93 @@
+/**
+ * Input schemas: zod for local tools, JSON Schema for remote ones. Both end up as a validator that
+ * returns either the (possibly coerced) input or messages naming the bad field.
+ */
+import { z } from "zod";
+import type { JsonSchema } from "../types.js";
+
+export type Validation = { ok: true; value: unknown } | { ok: false; issues: string[] };
+export type Validator = (input: unknown) => Validation;
+
+export function isZodSchema(v: unknown): v is z.ZodType {
+  return typeof v === "object" && v !== null && typeof (v as { safeParse?: unknown }).safeParse === "function" && "_zod" in v;
+}
+
+export function zodToJsonSchema(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+function fieldPath(p: readonly PropertyKey[]): string {
+  return p.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join("") || "(input)";
+}
+
+export function zodValidator(schema: z.ZodType): Validator {
+  return (input) => {
+    const r = schema.safeParse(input);
+    if (r.success) return { ok: true, value: r.data };
+    return { ok: false, issues: r.error.issues.map((i) => `${fieldPath(i.path)}: ${i.message}`) };
+  };
+}
+
+type AjvLike = { compile(schema: object): ((data: unknown) => boolean) & { errors?: AjvError[] | null } };
+type AjvError = { instancePath: string; message?: string; params?: Record<string, unknown>; keyword: string };
+
+/** One ajv for the process, loaded on first use (shared by every schema, even those compiled at the same time). */
+let ajvInstance: Promise<AjvLike> | undefined;
+function getAjv(): Promise<AjvLike> {
+  return (ajvInstance ??= import("ajv").then((mod) => {
+    const m = mod as unknown as { default: unknown };
+    const Ajv = ((m.default as { default?: unknown }).default ?? m.default) as new (opts: object) => AjvLike;
+    return new Ajv({ strict: false, allErrors: true, validateFormats: false, allowUnionTypes: true });
+  }, (err: unknown) => {
+    ajvInstance = undefined;
+    throw err;
+  }));
+}
+
+function ajvMessage(e: AjvError): string {
+  let where = e.instancePath ? e.instancePath.slice(1).replace(/\/(\d+)(?=\/|$)/g, "[$1]").replace(/\//g, ".") : "";
+  if (e.keyword === "required" && e.params?.missingProperty) {
+    const prop = String(e.params.missingProperty);
+    return `${where ? `${where}.` : ""}${prop}: required property is missing`;
+  }
+  if (e.keyword === "additionalProperties" && e.params?.additionalProperty) {
+    return `${where ? `${where}.` : ""}${String(e.params.additionalProperty)}: unknown property`;
+  }
+  if (!where) where = "(input)";
+  return `${where}: ${e.message ?? e.keyword}`;
+}
+
+/**
+ * A JSON Schema validator, compiled on first use (ajv is loaded lazily, and 300 MCP tools should not
+ * cost 300 compilations at startup). A schema ajv cannot compile validates only "is an object":
+ * the server still validates, and the call is not blocked by our parser's limits.
+ */
+export function jsonSchemaValidator(schema: JsonSchema): LazyValidator {
+  // One compilation, however many calls arrive before it is done: concurrent first calls share it.
+  let compiling: Promise<Validator> | undefined;
+  const lazy: LazyValidator = () =>
+    (compiling ??= compile().catch((err: unknown) => {
+      compiling = undefined; // ajv failed to load: try again on the next call
+      throw err;
+    }));
+  async function compile(): Promise<Validator> {
+    const ajv = await getAjv();
+    const { $schema: _ignored, ...rest } = schema;
+    try {
+      const fn = ajv.compile(rest);
+      lazy.compiled = (input) => (fn(input) ? { ok: true, value: input } : { ok: false, issues: (fn.errors ?? []).map(ajvMessage) });
+    } catch {
+      lazy.compiled = (input) =>
+        typeof input === "object" && input !== null && !Array.isArray(input)
+          ? { ok: true, value: input }
+          : { ok: false, issues: ["(input): expected an object"] };
+    }
+    return lazy.compiled;
+  }
+  return lazy;
+}
+
+/** A validator compiled on first use; `compiled` is set once it is, so callers can skip the await. */
+export type LazyValidator = (() => Promise<Validator>) & { compiled?: Validator };

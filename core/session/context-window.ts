@@ -1,0 +1,97 @@
+/**
+ * How big a model's context window is, and how big a request is. The window comes from config
+ * `contextWindow`, else a table of the known model families of the built-in providers, else a default.
+ * A request's size is estimated from its characters (about 4 per token) and corrected by what the
+ * provider reported for earlier requests (`usage.inputTokens` against the estimate then).
+ */
+import type { ModelMessage, ModelRequest } from "../loop/model.js";
+
+/** For a model nobody told us about (a local server's model: set `contextWindow` in the config). */
+export const DEFAULT_CONTEXT_WINDOW = 128_000;
+/** Compaction starts when a request is estimated above this share of the window (config `compaction.threshold`). */
+export const DEFAULT_COMPACT_THRESHOLD = 0.8;
+/** Characters per token of the first estimate, before the provider's usage corrects it. */
+export const CHARS_PER_TOKEN = 4;
+
+/** Known families, first match wins. The model part of `provider:model`, any `vendor/` prefix dropped. */
+const WINDOWS: { provider: RegExp; model: RegExp; tokens: number }[] = [
+  { provider: /./, model: /^claude-/, tokens: 200_000 },
+  { provider: /./, model: /^gpt-5/, tokens: 400_000 },
+  { provider: /./, model: /^gpt-4\.1/, tokens: 1_047_576 },
+  { provider: /./, model: /^(gpt-4o|chatgpt-4o)/, tokens: 128_000 },
+  { provider: /./, model: /^gpt-4-turbo/, tokens: 128_000 },
+  { provider: /./, model: /^gpt-4(-|$)/, tokens: 8_192 },
+  { provider: /./, model: /^gpt-3\.5/, tokens: 16_385 },
+  { provider: /./, model: /^o[134](-|$)/, tokens: 200_000 },
+];
+
+/** The context window for `provider:model` in tokens: config first, then the table, then the default. */
+export function contextWindowFor(ref: string, configured?: number): { tokens: number; source: "config" | "table" | "default" } {
+  if (configured) return { tokens: configured, source: "config" };
+  const i = ref.indexOf(":");
+  const provider = i > 0 ? ref.slice(0, i) : "";
+  const model = (i > 0 ? ref.slice(i + 1) : ref).replace(/^.*\//, "").toLowerCase();
+  const hit = WINDOWS.find((w) => w.provider.test(provider) && w.model.test(model));
+  return hit ? { tokens: hit.tokens, source: "table" } : { tokens: DEFAULT_CONTEXT_WINDOW, source: "default" };
+}
+
+// Sizes of what does not change between requests (messages, tool schemas), measured once.
+const sizes = new WeakMap<object, number>();
+
+export function messageChars(m: ModelMessage): number {
+  const known = sizes.get(m);
+  if (known !== undefined) return known;
+  let n = m.content.length + 16;
+  if (m.role === "assistant") for (const c of m.toolCalls ?? []) n += c.name.length + c.id.length + JSON.stringify(c.input ?? {}).length + 16;
+  if (m.role === "tool") n += m.toolCallId.length + m.name.length;
+  sizes.set(m, n);
+  return n;
+}
+
+function schemaChars(schema: object): number {
+  let n = sizes.get(schema);
+  if (n === undefined) sizes.set(schema, (n = JSON.stringify(schema).length));
+  return n;
+}
+
+export function requestChars(r: Pick<ModelRequest, "system" | "messages" | "tools">): number {
+  let n = r.system.length;
+  for (const m of r.messages) n += messageChars(m);
+  for (const t of r.tools) n += t.name.length + t.description.length + (t.inputSchema && typeof t.inputSchema === "object" ? schemaChars(t.inputSchema) : 2) + 16;
+  return n;
+}
+
+/**
+ * The estimate for one conversation: characters / 4, times a correction learnt from the provider's
+ * reported input tokens (clamped to 0.25..4 so one odd report cannot blind it).
+ */
+export class TokenEstimator {
+  private factor = 1;
+  private lastChars = 0;
+
+  tokens(chars: number): number {
+    return Math.ceil((chars / CHARS_PER_TOKEN) * this.factor);
+  }
+
+  /** A request of `chars` characters is about to go. */
+  sent(chars: number): void {
+    this.lastChars = chars;
+  }
+
+  /** The provider said the last request was `inputTokens` long. */
+  reported(inputTokens: number): void {
+    if (!(inputTokens > 0) || !this.lastChars) return;
+    const raw = inputTokens / (this.lastChars / CHARS_PER_TOKEN);
+    this.factor = Math.min(4, Math.max(0.25, raw));
+  }
+
+  /** The provider refused the last request as longer than `tokens`: estimate at least that much for it. */
+  atLeast(tokens: number): void {
+    if (!this.lastChars) return;
+    this.factor = Math.min(4, Math.max(this.factor, tokens / (this.lastChars / CHARS_PER_TOKEN)));
+  }
+
+  get correction(): number {
+    return this.factor;
+  }
+}

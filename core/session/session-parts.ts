@@ -1,0 +1,71 @@
+/**
+ * A host's conversation and what runs it: the session object, its transcript recorder, its context
+ * manager (window, estimate, compaction), and the lifecycle. Kept apart from host.ts to keep that small.
+ */
+import { randomUUID } from "node:crypto";
+import type { AgentConfig } from "../config/config-schema.js";
+import { ContextManager } from "./context-manager.js";
+import type { AgentEvent } from "../hooks/events.js";
+import type { RawHooks } from "../hooks/hooks.js";
+import type { AgentSession, PluginHost } from "../host-types.js";
+import { createSession } from "./session.js";
+import type { SessionLifecycle } from "./session-lifecycle.js";
+import { SessionRecorder } from "./session-recorder.js";
+import type { PermissionMode } from "../types.js";
+import { hostVersion } from "../../kit/version.js";
+
+/** What the host keeps for runs: the conversation's lifecycle, its transcript and context, and the run in progress (for `ctx.stopRun`). */
+export interface RunControl {
+  lifecycle: SessionLifecycle;
+  recorder?: SessionRecorder;
+  context?: ContextManager;
+  /** The user config folder (user-level instructions), when user config is on. */
+  userConfigDir?: string;
+  current?: { requestStop(plugin: string, reason: string): void };
+}
+
+export interface SessionPartsOptions {
+  config: Readonly<AgentConfig>;
+  root: string;
+  cwd: string;
+  userConfigDir: string | undefined;
+  hooks: RawHooks;
+  lifecycle: SessionLifecycle;
+  id(): string;
+  mode(): PermissionMode;
+  emit(e: AgentEvent): void;
+  host(): PluginHost;
+  switchTo(id: string): Promise<void>;
+  rename(id: string): void;
+}
+
+export function sessionParts(o: SessionPartsOptions): { session: AgentSession; control: RunControl } {
+  const sessions = o.config.sessions ?? {};
+  let session: AgentSession | undefined;
+  const recorder = new SessionRecorder(
+    {
+      projectRoot: o.root,
+      cwd: o.cwd,
+      version: hostVersion(),
+      enabled: sessions.enabled !== false,
+      limits: { maxAgeDays: sessions.maxAgeDays, maxCount: sessions.maxCount },
+      model: () => session?.model,
+      notice: (level, message) => o.emit({ type: "notice", level, source: "sessions", message }),
+    },
+    o.id(),
+  );
+  const context = new ContextManager(o.config, o.hooks, recorder, () => ({ sessionId: o.id(), mode: o.mode() }), o.emit);
+  session = createSession({
+    id: o.id,
+    configModel: () => o.config.model,
+    onClear: () => void o.lifecycle.end("clear"),
+    recorder,
+    context,
+    host: o.host,
+    switchTo: o.switchTo,
+    rename: o.rename,
+    newId: () => randomUUID(),
+    userConfigDir: o.userConfigDir,
+  });
+  return { session, control: { lifecycle: o.lifecycle, recorder, context, userConfigDir: o.userConfigDir } };
+}

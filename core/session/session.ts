@@ -1,0 +1,81 @@
+/**
+ * The conversation a host keeps between runs; the loop updates it. It is saved as a transcript
+ * (session-recorder.ts), can be resumed or forked from a saved one, and compacted on demand.
+ */
+import { replaceAll } from "../../kit/array-bulk.js";
+import { AgentError } from "../../kit/errors.js";
+import type { CompactOutcome } from "./compaction.js";
+import type { ContextManager } from "./context-manager.js";
+import type { AgentSession, PluginHost } from "../host-types.js";
+import { resolveModel, systemPrompt } from "../loop/run-setup.js";
+import type { ResumeResult, SessionRecorder } from "./session-recorder.js";
+import type { JsonSchema } from "../types.js";
+
+export interface SessionDeps {
+  id(): string;
+  configModel(): string | undefined;
+  onClear(): void;
+  recorder?: SessionRecorder;
+  context?: ContextManager;
+  host?(): PluginHost;
+  /** The conversation goes on as another session (resume, fork): the host's id follows. */
+  switchTo?(id: string): Promise<void>;
+  /** The host's id becomes `id` (a cleared conversation is a new session), nothing else. */
+  rename?(id: string): void;
+  newId?(): string;
+  /** For the user-level instructions in the system prompt a compaction measures. */
+  userConfigDir?: string;
+}
+
+export function createSession(deps: SessionDeps): AgentSession {
+  let chosenModel: string | undefined;
+  const session: AgentSession = {
+    get id() {
+      return deps.id();
+    },
+    get model() {
+      return chosenModel ?? (process.env.AGENT_MODEL || undefined) ?? deps.configModel();
+    },
+    set model(ref: string | undefined) {
+      chosenModel = ref;
+    },
+    messages: [],
+    usage: { inputTokens: 0, outputTokens: 0 },
+    running: false,
+    get transcriptPath() {
+      return deps.recorder?.file;
+    },
+    clear() {
+      session.messages.length = 0;
+      // sessionEnd hears the old id (its info is taken now); the next run starts the new one.
+      deps.onClear();
+      if (deps.recorder && deps.newId && deps.rename) {
+        const id = deps.newId();
+        deps.recorder.restart(id);
+        deps.rename(id);
+      } else deps.recorder?.sync(session.messages);
+    },
+    async resume(idOrPrefix, options = {}): Promise<ResumeResult> {
+      if (session.running) throw new AgentError("E_USAGE", "A run is in progress; resume a session once it is over.");
+      if (!deps.recorder || !deps.switchTo || !deps.newId) throw new AgentError("E_USAGE", "Sessions are not available in this host.");
+      const { result, messages, usage } = deps.recorder.resume(idOrPrefix, options.fork === true, deps.newId);
+      await deps.switchTo(result.id);
+      replaceAll(session.messages, messages);
+      session.usage.inputTokens = usage.inputTokens;
+      session.usage.outputTokens = usage.outputTokens;
+      // A fork writes its copy now, so it is listed (and resumable) from the start.
+      if (options.fork) deps.recorder.sync(session.messages, `forked from ${result.from}`);
+      return result;
+    },
+    async compact(options = {}): Promise<CompactOutcome> {
+      if (session.running) throw new AgentError("E_USAGE", "A run is in progress; compact once it is over.");
+      if (!deps.context || !deps.host) throw new AgentError("E_USAGE", "Compaction is not available in this host.");
+      const host = deps.host();
+      const { ref, provider, model } = resolveModel(host, options.model ?? session.model);
+      const system = await systemPrompt(host, undefined, { userConfigDir: deps.userConfigDir });
+      const tools = host.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as JsonSchema }));
+      return deps.context.compact(session, { trigger: "manual", cause: "manual", instructions: options.instructions, provider, ref, request: { model, system, tools }, signal: options.signal });
+    },
+  };
+  return session;
+}
