@@ -4,7 +4,8 @@
  * declaration, and the context handed to `run`.
  */
 import { parseArgs } from "node:util";
-import { AgentError, type CliCommand, type CliContext, type CliOption } from "../core/index.js";
+import { AgentError, type CliCommand, type CliContext } from "../core/index.js";
+import { type CliOption } from "../core/embed.js";
 import { closestNames } from "../kit/index.js";
 
 /** What every command's context shares (the CLI fills it in once per process). */

@@ -2,7 +2,8 @@
  * The composition root: which built-in plugins the `agent` command starts with. Core knows none of
  * them; each is loaded lazily and is written only against the public API.
  */
-import type { BuiltinPlugin, PluginPackageFormat } from "../core/index.js";
+import type { PluginPackageFormat } from "../core/index.js";
+import type { BuiltinPlugin } from "../core/embed.js";
 import { pluginSubcommands } from "../plugins/claude-plugins/cli.js";
 import { claudePluginFormat } from "../plugins/claude-plugins/format.js";
 

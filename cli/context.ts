@@ -6,9 +6,11 @@
 import { existsSync } from "node:fs";
 import { constants } from "node:os";
 import path from "node:path";
-import { AgentError, prepareHost, trustPreparedFolder, type TrustReport, type Host, type PermissionAsker, type PermissionMode, type PreparedHost } from "../core/index.js";
+import { AgentError, type Host, type PermissionAsker, type PermissionMode } from "../core/index.js";
+import { prepareHost, trustPreparedFolder, type TrustReport, type PreparedHost } from "../core/embed.js";
 import { hostVersion } from "../kit/index.js";
-import { pluginView, type CliOpenHostOptions, type CliSessionHost, type CliSessionHostOptions } from "../core/index.js";
+import { type CliSessionHost } from "../core/index.js";
+import { pluginView, type CliOpenHostOptions, type CliSessionHostOptions } from "../core/embed.js";
 import type { BaseContext } from "./args.js";
 import { trustNotice as trustNoticeLine } from "./trust-text.js";
 import { builtinPlugins, packageFormats } from "./builtins.js";

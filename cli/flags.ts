@@ -7,7 +7,8 @@
  */
 import { statSync } from "node:fs";
 import path from "node:path";
-import { AgentError, PERMISSION_MODES, type AgentConfig, type Host, type PermissionMode, type Plugin, type PluginEntry } from "../core/index.js";
+import { AgentError, PERMISSION_MODES, type AgentConfig, type Host, type PermissionMode, type Plugin } from "../core/index.js";
+import { type PluginEntry } from "../core/embed.js";
 import { closestNames, ruleProblem, splitToolList } from "../kit/index.js";
 
 export interface RunFlags {

@@ -6,7 +6,8 @@
  * quit. The keyboard side (history, paste, keys during a run) is terminal.ts.
  */
 import path from "node:path";
-import { AgentError, errorMessage, resolveModel, type Host, type PermissionAsker } from "../core/index.js";
+import { AgentError, errorMessage, type Host, type PermissionAsker } from "../core/index.js";
+import { resolveModel } from "../core/embed.js";
 import { attachFiles, completePath, shellContext } from "./session-input.js";
 import { createStyle, useColor, type Style } from "./render/_style.js";
 import { createPermissionAsker, hostAware } from "./render/permission-prompt.js";

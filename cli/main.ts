@@ -3,7 +3,8 @@
  * reporting and exit codes. Exit codes: 0 success, 1 the tool/command/run failed, 2 usage or config
  * error, 3 denied by permission, 129/130/143 interrupted (SIGHUP/SIGINT/SIGTERM).
  */
-import { AgentError, ConfigError, ExitCode, errorMessage, pluginPreparedView, pluginView, type CliCommand, type ErrorCode } from "../core/index.js";
+import { AgentError, ConfigError, ExitCode, errorMessage, type CliCommand, type ErrorCode } from "../core/index.js";
+import { pluginPreparedView, pluginView } from "../core/embed.js";
 import { closestNames } from "../kit/index.js";
 import { findCommand, GLOBAL_FLAGS, helpFor, runCliCommand, type BaseContext } from "./args.js";
 import { addDir, cliPermissionMode, pluginDir, RULE_FLAGS, takeRules, type RunFlags } from "./flags.js";

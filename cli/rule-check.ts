@@ -4,7 +4,8 @@
  * rule it most likely means when a tool is known by that name in another case. Rules written with an
  * alias (Claude Code's `Bash(rm:*)`) match the tool and are not reported.
  */
-import { parsePermissionRule, ruleNamesTool, type PluginHost } from "../core/index.js";
+import { type PluginHost } from "../core/index.js";
+import { parsePermissionRule, ruleNamesTool } from "../core/embed.js";
 
 export interface RuleWarning {
   key: string;

@@ -4,7 +4,8 @@
  * trace unless --debug, and no crash of a run that was otherwise fine.
  */
 import path from "node:path";
-import { errorMessage, type PluginStatus } from "../core/index.js";
+import { errorMessage } from "../core/index.js";
+import { type PluginStatus } from "../core/embed.js";
 
 /**
  * The plugin whose code appears first in the error's stack, if any: a package's folder (an npm plugin's

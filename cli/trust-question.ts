@@ -2,7 +2,7 @@
  * Trusting a folder from the CLI: `agent trust` records the decision; an interactive session asks once,
  * before anything of the folder runs, showing what it would run (what an untrusted load held back).
  */
-import { prepareHost, trustPreparedFolder, type PreparedHost, type TrustReport } from "../core/index.js";
+import { prepareHost, trustPreparedFolder, type PreparedHost, type TrustReport } from "../core/embed.js";
 import { builtinPlugins } from "./builtins.js";
 import { printable } from "./render/_style.js";
 import { trustLines } from "./trust-text.js";

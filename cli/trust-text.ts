@@ -1,6 +1,6 @@
 /** How the CLI words a folder's trust: the one line a run prints, the list a question or `agent doctor` shows. */
 import path from "node:path";
-import { type TrustItem, type TrustReport } from "../core/index.js";
+import { type TrustItem, type TrustReport } from "../core/embed.js";
 import { redactString } from "../kit/index.js";
 
 /** `3 allow rules (Bash, write_file, …)`: one group per kind, in the order first seen. */

@@ -1,5 +1,6 @@
 /** `/model [provider:model | alias | list [provider]]`: show, switch or list models. */
-import { defineCommand, expandModelAlias, modelAliases, parseModelRef, type PluginHost } from "../core/index.js";
+import { defineCommand, parseModelRef, type PluginHost } from "../core/index.js";
+import { expandModelAlias, modelAliases } from "../core/embed.js";
 
 export default defineCommand({
   name: "model",

@@ -1,5 +1,6 @@
 /** `/resume [n | id]`: list this project's saved sessions, or continue one (by its number in the list, or its id). */
-import { AgentError, defineCommand, listSessions } from "../core/index.js";
+import { AgentError, defineCommand } from "../core/index.js";
+import { listSessions } from "../core/embed.js";
 
 const SHOWN = 20;
 

@@ -1,6 +1,10 @@
-/** The public API of agent-host. Re-exports only. */
-export { createHost, prepareHost } from "./host/host.js";
-export { pluginPreparedView, pluginView } from "./host/host-view.js";
+/**
+ * `agent-host`: the plugin and host contract: what a plugin is, what it is handed, what it may register,
+ * and the host it runs in. Re-exports only; each name is documented in docs/plugins.md. Also:
+ * `agent-host/kit` (helpers the built-in plugins share), `agent-host/embed` (for a program that embeds
+ * the host: folder trust, the session store, config files, the audit log) and `agent-host/testing`.
+ */
+export { createHost } from "./host/host.js";
 export {
   definePlugin,
   defineTool,
@@ -14,8 +18,6 @@ export {
   type ToolInputs,
 } from "./define.js";
 export { z } from "zod";
-/** Hook classes for plugins that offer hooks of their own (`definePluginHooks`). */
-export { SyncHook, SyncWaterfallHook, AsyncSeriesHook, AsyncSeriesBailHook, AsyncSeriesWaterfallHook, AsyncParallelHook } from "tapable";
 export type {
   Risk,
   PermissionMode,
@@ -36,9 +38,7 @@ export type {
   PermissionAnswer,
   SessionGrant,
   PermissionRequest,
-  GrantRequest,
   PermissionAsker,
-  InputRequest,
   CommandDefinition,
   CommandResult,
   CommandContext,
@@ -53,8 +53,6 @@ export type {
   ProcessTracker,
   TrackableProcess,
   CommandSandbox,
-  SandboxStatus,
-  SandboxSpawnSpec,
   SandboxedSpawn,
 } from "./types.js";
 export { PERMISSION_MODES, RISKS } from "./types.js";
@@ -74,7 +72,6 @@ export type {
   Plugin,
   PluginFactory,
   PluginContext,
-  PluginStatus,
   PluginAuditRecord,
   HostProblem,
 } from "./plugin-types.js";
@@ -96,70 +93,14 @@ export type {
   CompactInfo,
   CompactDecision,
 } from "./hooks/hook-types.js";
-export type { ConfigOrigin } from "./config/claude-settings.js";
-export { DEFAULT_PLUGIN_TIMEOUTS, trustPreparedFolder } from "./plugins/prepare.js";
-export { untrustFolder, trustedFolders, trustDecision, realFolder, TRUST_FILE, type TrustItem, type TrustItemInput, type TrustReport, type TrustState, type FolderTrustView, type ConfigTrust } from "./config/trust.js";
-export type {
-  Host,
-  PluginHost,
-  AgentSession,
-  RunOptions,
-  DetachedRunOptions,
-  DetachedRunResult,
-  RunResult,
-  BuiltinPlugin,
-  CreateHostOptions,
-  PluginPackageFormat,
-  OpenHostOptions,
-  PreparedHost,
-} from "./host-types.js";
-export type { CliCommand, CliOption, CliValues, CliContext, CliOpenHostOptions, CliSessionHost, CliSessionHostOptions } from "./cli-types.js";
+export type { Host, PluginHost, DetachedRunOptions, DetachedRunResult, PluginPackageFormat } from "./host-types.js";
+export type { CliCommand, CliContext, CliSessionHost } from "./cli-types.js";
 export type { HookTable, HookName } from "./hooks/hooks.js";
-export type { Tappable, SyncTappable, TapOptions, EventTapOptions } from "./hooks/tap-types.js";
+export type { TapOptions } from "./hooks/tap-types.js";
 export type { AgentEvent, AgentEventType, StopReason } from "./hooks/events.js";
-export { parseModelRef, parseProviderConfig, ModelError, modelErrorCodeForStatus, parseRetryAfter, networkErrorCode } from "./loop/model.js";
-export type {
-  ModelProvider,
-  ModelRequest,
-  ModelMessage,
-  ModelTool,
-  ModelToolCall,
-  ModelStreamEvent,
-  ModelStopReason,
-  ModelUsage,
-  ModelErrorCode,
-} from "./loop/model.js";
-export { modelHttpError, modelConnectionError, modelRequestError, type ModelEndpoint, type ModelHttpFailure, type ModelConnectionFailure } from "./loop/provider-errors.js";
-export { resolveModel, systemPrompt, DEFAULT_MAX_TURNS } from "./loop/run-setup.js";
-export { listSessions, findSession, readSession, sessionsDir, sessionFile, pruneSessions, SESSIONS_DIR, DEFAULT_SESSION_MAX_AGE_DAYS, DEFAULT_SESSION_MAX_COUNT } from "./session/session-store.js";
-export type { SessionSummary, SessionMeta, SessionRecord, LoadedSession } from "./session/session-store.js";
-export type { ResumeResult } from "./session/session-recorder.js";
-export type { CompactOutcome } from "./session/compaction.js";
+export { parseModelRef, parseProviderConfig, ModelError } from "./loop/model.js";
+export type { ModelProvider, ModelRequest, ModelMessage, ModelTool, ModelToolCall, ModelStreamEvent, ModelStopReason, ModelUsage, ModelErrorCode } from "./loop/model.js";
+export type { AgentConfig, PluginConfigSections } from "./config/config-schema.js";
+export { AgentError, ConfigError, ExitCode, errorMessage, type ErrorCode } from "../kit/errors.js";
 /** @internal How lower contract modules name `Plugin` and `PluginHost` without an import cycle (contract-slots.ts); not for plugins. */
 export type { ContractSlots } from "./contract-slots.js";
-export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_COMPACT_THRESHOLD } from "./session/context-window.js";
-export { loadInstructions, INSTRUCTION_NAMES, type Instructions, type InstructionFile } from "./session/instructions.js";
-export { BUILTIN_MODEL_ALIASES, expandModelAlias, modelAliases } from "./session/model-aliases.js";
-export {
-  AgentConfigSchema,
-  type AgentConfig,
-  type CoreConfig,
-  type PluginConfigSections,
-  type PermissionRule,
-  type ToolOverride,
-  type PluginEntry,
-} from "./config/config-schema.js";
-export { locateProjectConfig, CONFIG_SEARCH_PLACES, defaultUserConfigDir } from "./config/config.js";
-export { LOCAL_SETTINGS_FILE, localSettingsPath, readLocalSettings, updateLocalSettings, addLocalAllowRules } from "./config/local-settings.js";
-export { AgentError, ConfigError, ExitCode, errorMessage, type ErrorCode } from "../kit/errors.js";
-export { terminate } from "./host/processes.js";
-export { createCommandSandbox } from "./sandbox/command-sandbox.js";
-export { auditLogFiles, readAuditTail, streamAuditRecords, type AuditTail } from "./gate/audit-files.js";
-export {
-  wildcardMatcher as patternMatcher,
-  parseRule as parsePermissionRule,
-  namesTool as ruleNamesTool,
-  type ParsedRule,
-  type RuleTarget,
-} from "./gate/permissions.js";
-export { judgedPaths, type JudgedPaths } from "./gate/judged-paths.js";

@@ -41,20 +41,8 @@ export type ToolReturn =
       structured?: unknown;
     };
 
-/** A child process the host should stop when it closes (a Node `ChildProcess` fits). */
-export interface TrackableProcess {
-  pid?: number;
-  once?(event: "exit", listener: (...args: any[]) => void): unknown;
-}
-
-/** The child processes of one host: stopped when that host closes, killed if the process exits. */
-export interface ProcessTracker {
-  /**
-   * Tie `child` (and, with `group: true`, its process group: spawn it with `detached: true`) to this
-   * host. Returns a function that stops tracking it. Closing another host never touches it.
-   */
-  track(child: TrackableProcess, options?: { group?: boolean }): () => void;
-}
+export type { TrackableProcess, ProcessTracker } from "../kit/processes.js";
+import type { ProcessTracker } from "../kit/processes.js";
 
 /** Passed to a tool's `run`. */
 export interface ToolCallContext {

@@ -16,7 +16,7 @@ export { tooDeep, MAX_CONFIG_DEPTH } from "./text/depth.js";
 export { parseJson, parseJsonConfig, parseJsonLines, JsonSyntaxError } from "./text/json.js";
 export { parseYaml, parseFrontmatterYaml, MAX_YAML_NODES } from "./text/yaml.js";
 export { oneLine } from "./text/one-line.js";
-export { picomatch } from "./text/glob.js";
+export { picomatch, wildcardMatcher as patternMatcher } from "./text/glob.js";
 export { ruleProblem } from "./text/rule-syntax.js";
 export { writeFileAtomic, openPrivateAppend, SECRET_FILE_MODE, type SharedFileMode } from "./fs/atomic-write.js";
 export { removeDeadWritersTemps, pidMatcher } from "./fs/stale-temps.js";
@@ -24,5 +24,11 @@ export { updateFileLocked, type FileChange, type LockedUpdate, type LockedUpdate
 export { withFileLock, withFileLockAsync, lockFileOf, type FileLockOptions } from "./fs/file-lock.js";
 export { shellCommands as shellSubjects, type ScriptFiles, type ShellSubjectOptions } from "./shell/index.js";
 export { denySubjects, opaqueReason } from "./shell/subject-marks.js";
+/** Hook classes for plugins that offer hooks of their own (`definePluginHooks`). */
+export { SyncHook, SyncWaterfallHook, AsyncSeriesHook, AsyncSeriesBailHook, AsyncSeriesWaterfallHook, AsyncParallelHook } from "tapable";
+export { modelHttpError, modelConnectionError, modelRequestError, type ModelEndpoint, type ModelHttpFailure, type ModelConnectionFailure } from "./provider/errors.js";
+export { modelErrorCodeForStatus, parseRetryAfter, networkErrorCode } from "./provider/model-error.js";
+export { terminate, type ProcessTracker, type TrackableProcess } from "./processes.js";
+export { auditLogFiles, readAuditTail, streamAuditRecords, type AuditTail } from "./audit-files.js";
 export { parseSkillFile, type SkillFile, type ParsedSkill } from "./skill-file.js";
 export { splitToolList, toolRules, type NamedTool } from "./tool-lists.js";

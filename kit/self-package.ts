@@ -22,7 +22,7 @@ export function selfAliases(): Record<string, string> | undefined {
   if (!self) return undefined;
   const file = (name: string) => fileURLToPath(new URL(`./${name}.js`, self));
   // Longest first: jiti matches an alias as a prefix.
-  return { "agent-host/testing": file("testing"), "agent-host/kit": file("kit"), "agent-host/builtins": file("builtins"), "agent-host/package.json": fileURLToPath(new URL("../package.json", self)), "agent-host": file("index") };
+  return { "agent-host/testing": file("testing"), "agent-host/kit": file("kit"), "agent-host/embed": file("embed"), "agent-host/builtins": file("builtins"), "agent-host/package.json": fileURLToPath(new URL("../package.json", self)), "agent-host": file("index") };
 }
 
 export interface AgentHostCopy {

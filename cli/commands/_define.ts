@@ -1,5 +1,6 @@
 /** Built-in commands are `CliCommand`s like any plugin's; they may also use the CLI's own open options (Ctrl-C handling). */
-import type { CliCommand, CliContext, CliOption, CliValues } from "../../core/index.js";
+import type { CliCommand, CliContext } from "../../core/index.js";
+import type { CliOption, CliValues } from "../../core/embed.js";
 import type { AppContext } from "../context.js";
 
 export type AppCommandContext<O extends Record<string, CliOption>> = CliContext<CliValues<O>> & Pick<AppContext, "openHost" | "interrupted" | "quietTrust" | "trustFolder">;

@@ -5,7 +5,10 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { AgentError, auditLogFiles, patternMatcher, readAuditTail, streamAuditRecords, type PreparedHost } from "../../core/index.js";
+import { AgentError } from "../../core/index.js";
+import { auditLogFiles, readAuditTail, streamAuditRecords } from "../../kit/index.js";
+import { type PreparedHost } from "../../core/embed.js";
+import { patternMatcher } from "../../kit/index.js";
 import { oneLine, table } from "../format.js";
 import { defineAppCommand } from "./_define.js";
 

@@ -1,6 +1,6 @@
 /** `agent config [--json]`: the resolved config (secrets redacted) and the files it came from. */
 import path from "node:path";
-import { type ConfigOrigin } from "../../core/index.js";
+import { type ConfigOrigin } from "../../core/embed.js";
 import { REDACTED, isSecretKey, redactString } from "../../kit/index.js";
 import { trustLines, trustState } from "../trust-text.js";
 import { defineAppCommand } from "./_define.js";

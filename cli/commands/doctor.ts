@@ -1,5 +1,6 @@
 /** `agent doctor`: config, plugins, tools and the problems found. Exit 1 when there are problems. */
-import { AgentError, createCommandSandbox, loadInstructions, resolveModel, type PluginHost, type SandboxStatus, type TrustReport } from "../../core/index.js";
+import { AgentError, type PluginHost } from "../../core/index.js";
+import { createCommandSandbox, loadInstructions, resolveModel, type SandboxStatus, type TrustReport } from "../../core/embed.js";
 import { agentHostFor } from "../../kit/index.js";
 import { version } from "../context.js";
 import { unsupportedClaudeFeatures } from "../claude-features.js";

@@ -6,7 +6,8 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { AgentError, locateProjectConfig } from "../../core/index.js";
+import { AgentError } from "../../core/index.js";
+import { locateProjectConfig } from "../../core/embed.js";
 import { findPluginPackage, pluginPackageNames, withFileLockAsync } from "../../kit/index.js";
 import { createConfig, editPlugins, entryName, type EditResult } from "../config-edit.js";
 import { defineAppCommand } from "./_define.js";

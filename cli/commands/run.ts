@@ -1,6 +1,7 @@
 /** `agent run -p "<prompt>"`: the agent loop, headless, for scripts and CI. */
 import { fstatSync } from "node:fs";
-import { AgentError, DEFAULT_MAX_TURNS, ExitCode, type AgentEvent, type Host, type ModelErrorCode, type RunResult } from "../../core/index.js";
+import { AgentError, ExitCode, type AgentEvent, type Host, type ModelErrorCode } from "../../core/index.js";
+import { DEFAULT_MAX_TURNS, type RunResult } from "../../core/embed.js";
 import { canPrompt, type AppContext } from "../context.js";
 import type { KeyGuard } from "../render/key-guard.js";
 import { defineAppCommand } from "./_define.js";

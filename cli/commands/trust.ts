@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { defaultUserConfigDir, realFolder, trustDecision, trustedFolders, untrustFolder } from "../../core/index.js";
+import { defaultUserConfigDir, realFolder, trustDecision, trustedFolders, untrustFolder } from "../../core/embed.js";
 import { trustLines } from "../trust-text.js";
 import { trustHere } from "../trust-question.js";
 import { defineAppCommand } from "./_define.js";

@@ -7,7 +7,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { addLocalAllowRules, errorMessage, LOCAL_SETTINGS_FILE, type GrantRequest, type InputRequest, type PermissionAnswer, type PermissionAsker, type PermissionRequest, type Workspace } from "../../core/index.js";
+import { errorMessage, type PermissionAnswer, type PermissionAsker, type PermissionRequest, type Workspace } from "../../core/index.js";
+import { type GrantRequest, type InputRequest } from "../../core/embed.js";
+import { addLocalAllowRules, LOCAL_SETTINGS_FILE } from "../../core/embed.js";
 import { createStyle, printable, useColor, type Output } from "./_style.js";
 import { previewCall, type Preview, type ReadCurrent } from "./diff-preview.js";
 

@@ -16,7 +16,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
 import { openPrivateAppend } from "../../kit/fs/atomic-write.js";
-import { rotateIfLarge } from "./audit-files.js";
+import { rotateIfLarge } from "../../kit/audit-files.js";
 import { errorMessage } from "../../kit/errors.js";
 import { redactBatch, redactString, summaryJson } from "../../kit/text/redact.js";
 import { ensureAgentIgnores } from "../config/local-settings.js";

@@ -2,7 +2,7 @@
  * Permission decisions: explicit rules first (deny beats ask beats allow), then the mode's default
  * for the tool's risk. Rules look like `read_file`, `mcp__github__*`, `run_command(npm test:*)`.
  */
-import { picomatch } from "../../kit/text/glob.js";
+import { picomatch, wildcardMatcher } from "../../kit/text/glob.js";
 import { allowSubjects, denySubjects, isUncertain, opaqueReason, plainSubjects } from "../../kit/shell/subject-marks.js";
 import type { PermissionMode, Risk } from "../types.js";
 import { byText, type Provenance, type Verdict } from "./verdict.js";
@@ -46,22 +46,6 @@ export function pathMatcher(pattern: string): (relativePath: string) => boolean 
   const file = picomatch(anchored ? p : `**/${p}`, opts);
   const under = picomatch(anchored ? `${p}/**` : `**/${p}/**`, opts);
   return (rel) => file(rel) || under(rel);
-}
-
-/** Only `*`, `**` and `?` are special: commands are full of `!`, braces and brackets. */
-const SUBJECT_GLOB = { bash: true, dot: true, nonegate: true, noextglob: true, nobrace: true, nobracket: true } as const;
-
-/**
- * A pattern inside a rule's parentheses: a glob (picomatch, with `*` matching any run of characters,
- * `/` included, and dot files too); a trailing `:*` (as in `npm test:*`) means "this prefix as whole
- * words, then anything".
- */
-export function wildcardMatcher(pattern: string): (s: string) => boolean {
-  if (pattern.endsWith(":*")) {
-    const prefix = pattern.slice(0, -2);
-    return (s) => s === prefix || s.startsWith(prefix + " ") || s.startsWith(prefix + ":");
-  }
-  return picomatch(pattern, SUBJECT_GLOB);
 }
 
 /** A tool-name glob (`mcp__github__*`, `read_?ile`); names hold no `/`. */

@@ -18,7 +18,7 @@ import { compileRules } from "../gate/permissions.js";
 import { pluginHookView, tapPluginObject, withPluginScope } from "../plugins/plugin-driver.js";
 import type { HostProblem, Plugin, PluginAuditRecord, PluginContext } from "../plugin-types.js";
 import { prepareHost as prepare, statusOf, type PreparedPlugin, type PreparedState } from "../plugins/prepare.js";
-import { ProcessScope } from "./processes.js";
+import { ProcessScope } from "../../kit/processes.js";
 import { createCommandSandbox } from "../sandbox/command-sandbox.js";
 import { addSecret, forgetEnvSecrets } from "../../kit/text/redact.js";
 import { createRegistrars, type Registries } from "./host-registrars.js";

@@ -54,7 +54,7 @@ const TS_EXT = /\.(c|m)?tsx?$/;
 
 let selfResolution: Promise<void> | undefined;
 /**
- * Make `import "agent-host"` (and `agent-host/testing`, `agent-host/kit`) inside plugins resolve to the running host,
+ * Make `import "agent-host"` (and `agent-host/testing`, `/kit`, `/embed`) inside plugins resolve to the running host,
  * wherever the plugin lives: a plugin in a project works with a globally installed `agent`, and host
  * and plugins share one zod.
  */
@@ -67,7 +67,7 @@ function ensureSelfResolution(): Promise<void> {
 export function initialize(data) { self = data.self; }
 export async function resolve(specifier, context, next) {
   if (specifier === "agent-host") return { url: self, shortCircuit: true };
-  if (specifier === "agent-host/testing" || specifier === "agent-host/kit") return { url: new URL("./" + specifier.slice(11) + ".js", self).href, shortCircuit: true };
+  if (specifier === "agent-host/testing" || specifier === "agent-host/kit" || specifier === "agent-host/embed") return { url: new URL("./" + specifier.slice(11) + ".js", self).href, shortCircuit: true };
   return next(specifier, context);
 }`;
     register(`data:text/javascript,${encodeURIComponent(hook)}`, { data: { self } });

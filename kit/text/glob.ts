@@ -17,3 +17,19 @@ export function picomatch(glob: Picomatch.Glob, options?: Picomatch.PicomatchOpt
 
 /** `picomatch.scan(glob)`: the glob split into its fixed base and the pattern after it. */
 picomatch.scan = ((input, options) => load().scan(input, options)) as Pm["scan"];
+
+/** Only `*`, `**` and `?` are special: commands are full of `!`, braces and brackets. */
+const SUBJECT_GLOB = { bash: true, dot: true, nonegate: true, noextglob: true, nobrace: true, nobracket: true } as const;
+
+/**
+ * A pattern inside a rule's parentheses: a glob (picomatch, with `*` matching any run of characters,
+ * `/` included, and dot files too); a trailing `:*` (as in `npm test:*`) means "this prefix as whole
+ * words, then anything".
+ */
+export function wildcardMatcher(pattern: string): (s: string) => boolean {
+  if (pattern.endsWith(":*")) {
+    const prefix = pattern.slice(0, -2);
+    return (s) => s === prefix || s.startsWith(prefix + " ") || s.startsWith(prefix + ":");
+  }
+  return picomatch(pattern, SUBJECT_GLOB);
+}

@@ -4,7 +4,8 @@
  * the agent loop's run and its end as the ACP stop reason.
  */
 import type { AgentContext, ContentBlock, PermissionOption, RequestPermissionResponse, SessionUpdate, StopReason as AcpStopReason } from "@agentclientprotocol/sdk";
-import type { CliSessionHost, PermissionAnswer, PermissionAsker, PermissionRequest, Plugin, RunResult } from "../../core/index.js";
+import type { CliSessionHost, PermissionAnswer, PermissionAsker, PermissionRequest, Plugin } from "../../core/index.js";
+import type { RunResult } from "../../core/embed.js";
 import { titleOf, toolKind, toUpdate } from "./updates.js";
 
 const OPTIONS: PermissionOption[] = [

@@ -5,7 +5,8 @@
  * Names no tool has are returned as `missing` (Claude Code tools agent-host lacks: `WebSearch`…). A tool the
  * session's deny rules take away whole is never offered (the gate would refuse its calls anyway).
  */
-import { parsePermissionRule, ruleNamesTool, type RegisteredAgent, type RegisteredTool } from "../../core/index.js";
+import { type RegisteredAgent, type RegisteredTool } from "../../core/index.js";
+import { parsePermissionRule, ruleNamesTool } from "../../core/embed.js";
 
 export const TASK_TOOL = "task";
 /**

@@ -7,7 +7,8 @@
  * time. A `task` call inside a subagent nests at most MAX_NESTING deep.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { DEFAULT_MAX_TURNS, resolveModel, systemPrompt, type DetachedRunResult, type PluginContext, type RegisteredAgent, type ToolCallContext, type ToolDefinition } from "../../core/index.js";
+import { type DetachedRunResult, type PluginContext, type RegisteredAgent, type ToolCallContext, type ToolDefinition } from "../../core/index.js";
+import { DEFAULT_MAX_TURNS, resolveModel, systemPrompt } from "../../core/embed.js";
 import { agentTools, TASK_TOOL } from "./agent-tools.js";
 import { openSidechain } from "./sidechain.js";
 

@@ -3,17 +3,8 @@
  * `@anthropic-ai/sdk` is imported on the first request only, so starting the CLI never loads it.
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import {
-  ModelError,
-  modelConnectionError,
-  modelHttpError,
-  modelRequestError,
-  type ModelProvider,
-  type ModelStopReason,
-  type ModelStreamEvent,
-  type ModelToolCall,
-  type ModelUsage,
-} from "../../core/index.js";
+import { ModelError, type ModelProvider, type ModelStopReason, type ModelStreamEvent, type ModelToolCall, type ModelUsage } from "../../core/index.js";
+import { modelConnectionError, modelHttpError, modelRequestError } from "../../kit/index.js";
 import { toMessagesParams } from "./messages.js";
 import { resolveSettings, type ResolvedSettings } from "./settings.js";
 

@@ -1,6 +1,7 @@
 /** What the `agent plugin` subcommands of cli.ts do. */
 import { existsSync } from "node:fs";
-import { AgentError, defaultUserConfigDir, type CliContext } from "../../core/index.js";
+import { AgentError, type CliContext } from "../../core/index.js";
+import { defaultUserConfigDir } from "../../core/embed.js";
 import { projectChoices, projectSettings } from "./enabled.js";
 import { hashFolder } from "./hash.js";
 import { additionsOf, commitPlugin, installedFrom, newlyAdded, preparePlugin, uninstallPlugin, type Additions, type Prepared } from "./install.js";

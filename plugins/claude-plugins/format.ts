@@ -4,7 +4,8 @@
  * and the installed plugins enabled for this project are added. An installed copy whose files no longer
  * hash to what the lock recorded is not loaded, and says so: updates here are explicit and exact.
  */
-import { defaultUserConfigDir, type PluginPackageFormat } from "../../core/index.js";
+import { type PluginPackageFormat } from "../../core/index.js";
+import { defaultUserConfigDir } from "../../core/embed.js";
 import { enabledPlugins } from "./enabled.js";
 import { hashFolder, statFingerprint } from "./hash.js";
 import { packageKind, readPackage } from "./package.js";

@@ -4,7 +4,8 @@
  * failing closed where asked; every run audited (kind `hook`); the answers combined (deny beats ask
  * beats allow; any block blocks; every context kept).
  */
-import { DEFAULT_PLUGIN_TIMEOUTS, parsePermissionRule, ruleNamesTool, type PluginContext, type RegisteredTool } from "../../core/index.js";
+import { type PluginContext, type RegisteredTool } from "../../core/index.js";
+import { DEFAULT_PLUGIN_TIMEOUTS, parsePermissionRule, ruleNamesTool } from "../../core/embed.js";
 import { capOutput, denySubjects, opaqueReason } from "../../kit/index.js";
 import type { Handler, HookPlan } from "./config.js";
 import { CLAUDE_MODES, FAIL_CLOSED, type HookEvent } from "./events.js";

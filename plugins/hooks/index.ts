@@ -5,7 +5,8 @@
  * host's hooks, and every decision a script makes goes through the gate like any plugin's. The full
  * reference is README.md in this folder.
  */
-import { DEFAULT_PLUGIN_TIMEOUTS, definePlugin } from "../../core/index.js";
+import { definePlugin } from "../../core/index.js";
+import { DEFAULT_PLUGIN_TIMEOUTS } from "../../core/embed.js";
 import { HooksConfigSchema, HooksSchema, planHooks } from "./config.js";
 import { Dispatcher } from "./dispatch.js";
 import { tapSessionHooks } from "./session-hooks.js";

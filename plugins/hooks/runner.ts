@@ -8,7 +8,8 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { terminate, type CommandSandbox, type ProcessTracker, type SandboxedSpawn } from "../../core/index.js";
+import { type CommandSandbox, type ProcessTracker, type SandboxedSpawn } from "../../core/index.js";
+import { terminate } from "../../kit/index.js";
 
 /** Memory bound per stream; what reaches the model or the user is cut far below this. */
 const MAX_CAPTURE = 1024 * 1024;

@@ -5,7 +5,8 @@
  * on another provider keeps the session's model, told once, rather than a run that fails on a missing
  * key). An explicit `provider:model` is taken as written. `inherit` is the session's model.
  */
-import { parseModelRef, resolveModel, type PluginHost } from "../../core/index.js";
+import { parseModelRef, type PluginHost } from "../../core/index.js";
+import { resolveModel } from "../../core/embed.js";
 
 export type CommandModel = { model: string } | { skipped: string } | undefined;
 

@@ -6,7 +6,8 @@
  * `.mcp.json` in its config hook and contributes `agent mcp`. The MCP SDK is loaded only when at
  * least one enabled server is configured, so `agent tools` without servers stays fast.
  */
-import { definePlugin, z, type ConfigTrust, type PluginContext } from "../../core/index.js";
+import { definePlugin, z, type PluginContext } from "../../core/index.js";
+import { type ConfigTrust } from "../../core/embed.js";
 import { MAX_CONFIG_DEPTH } from "../../kit/index.js";
 import { mcpCli } from "./cli/command.js";
 import { parseServers } from "./config.js";

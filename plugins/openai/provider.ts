@@ -3,16 +3,8 @@
  * The `openai` SDK is imported on the first request only, so starting the CLI never loads it.
  */
 import type OpenAI from "openai";
-import {
-  ModelError,
-  modelConnectionError,
-  modelHttpError,
-  modelRequestError,
-  type ModelProvider,
-  type ModelStopReason,
-  type ModelStreamEvent,
-  type ModelToolCall,
-} from "../../core/index.js";
+import { ModelError, type ModelProvider, type ModelStopReason, type ModelStreamEvent, type ModelToolCall } from "../../core/index.js";
+import { modelConnectionError, modelHttpError, modelRequestError } from "../../kit/index.js";
 import { toChatParams } from "./messages.js";
 import { resolveSettings, type ResolvedSettings } from "./settings.js";
 

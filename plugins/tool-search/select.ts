@@ -2,7 +2,8 @@
  * Which tools a request leaves out, how the left-out ones are named to the model, and how
  * `tool_search` finds them. Pure functions over registered tools, so the plugin stays a thin layer.
  */
-import { patternMatcher, type ModelTool, type RegisteredTool } from "../../core/index.js";
+import { type ModelTool, type RegisteredTool } from "../../core/index.js";
+import { patternMatcher } from "../../kit/index.js";
 
 export interface SearchSettings {
   mode: "off" | "auto" | "always";

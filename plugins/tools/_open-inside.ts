@@ -18,7 +18,8 @@ import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFi
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { AgentError, judgedPaths, type Workspace } from "../../core/index.js";
+import { AgentError, type Workspace } from "../../core/index.js";
+import { judgedPaths } from "../../core/embed.js";
 
 const { O_RDONLY, O_RDWR, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
 /** O_NONBLOCK: opening a FIFO a command made must not hang the call (it is then refused as not a file). */

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { defineTool, judgedPaths, z } from "../../core/index.js";
+import { defineTool, z } from "../../core/index.js";
+import { judgedPaths } from "../../core/embed.js";
 import { picomatch } from "../../kit/index.js";
 import { checkGlob } from "./_files.js";
 import { judgedTarget, openFile } from "./_open-inside.js";

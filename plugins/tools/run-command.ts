@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { defineTool, mentionsProtectedName, terminate, z, type Workspace } from "../../core/index.js";
+import { defineTool, mentionsProtectedName, z, type Workspace } from "../../core/index.js";
+import { terminate } from "../../kit/index.js";
 import { shellSubjects } from "../../kit/index.js";
 import { HEAD_TAIL_BYTES, HeadTailCapture } from "./_head-tail.js";
 import { scriptFiles } from "./_script-files.js";

@@ -1,6 +1,6 @@
 /** resolveModel for a name with no provider prefix: the one provider whose knowsModel claims it. */
 import { afterEach, expect, test } from "vitest";
-import { resolveModel } from "../../core/index.js";
+import { resolveModel } from "../../core/embed.js";
 import { createTestHost, scriptedProvider, type TestHost } from "../../core/testing.js";
 
 let t: TestHost | undefined;

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { loadConfig } from "../../core/config/config.js";
 import { ConfigError } from "../../kit/errors.js";
-import { prepareHost } from "../../core/index.js";
+import { prepareHost } from "../../core/embed.js";
 import { cleanupTemp, tempDir, tempProject, writeFile } from "../helpers/project.js";
 
 vi.setConfig({ testTimeout: 30_000 });

@@ -8,7 +8,7 @@ import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { translateRule } from "../../core/config/claude-settings.js";
 import { loadConfig } from "../../core/config/config.js";
 import { ConfigError } from "../../kit/errors.js";
-import { parsePermissionRule, prepareHost } from "../../core/index.js";
+import { parsePermissionRule, prepareHost } from "../../core/embed.js";
 import { pathMatcher } from "../../core/gate/permissions.js";
 import { cleanupTemp, tempDir, tempProject, writeFile } from "../helpers/project.js";
 

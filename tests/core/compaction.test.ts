@@ -8,7 +8,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { builtinPlugins } from "../../cli/builtins.js";
-import { createHost, readSession, sessionFile, z, type AgentEvent, type Plugin, type ToolDefinition } from "../../core/index.js";
+import { createHost, z, type AgentEvent, type Plugin, type ToolDefinition } from "../../core/index.js";
+import { readSession, sessionFile } from "../../core/embed.js";
 import { contextWindowFor, TokenEstimator } from "../../core/session/context-window.js";
 import { KINDS, openHost, startFake, systemOf, tempDir, toolResults, type FakeServer, type Kind, type TestHost, type Turn } from "./loop-helpers.js";
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, describe, expect, test, vi } from "vitest";
 import { CONFIG_SEARCH_PLACES, loadConfig, loadErrorMessage, mergeConfig } from "../../core/config/config.js";
 import { ConfigError } from "../../kit/errors.js";
-import { prepareHost } from "../../core/index.js";
+import { prepareHost } from "../../core/embed.js";
 import mcpPlugin from "../../plugins/mcp/index.js";
 import { DIST_INDEX } from "../helpers/paths.js";
 import { cleanupTemp, tempDir, tempProject, writeFile } from "../helpers/project.js";

@@ -6,7 +6,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
-import { createHost, loadInstructions, systemPrompt } from "../../core/index.js";
+import { createHost } from "../../core/index.js";
+import { loadInstructions, systemPrompt } from "../../core/embed.js";
 import { createWorkspace } from "../../core/host/workspace.js";
 import { cleanupTemp, tempDir, tempProject } from "../helpers/project.js";
 

@@ -6,7 +6,8 @@
 import { existsSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { builtinPlugins } from "../../cli/builtins.js";
-import type { CreateHostOptions, PermissionCheck, PermissionPromptInfo, PermissionRequest, Plugin } from "../../core/index.js";
+import type { PermissionCheck, PermissionPromptInfo, PermissionRequest, Plugin } from "../../core/index.js";
+import type { CreateHostOptions } from "../../core/embed.js";
 import { closeHosts, testHost } from "../helpers/host.js";
 import { cleanupTemp } from "../helpers/project.js";
 

@@ -5,7 +5,9 @@
  */
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
-import { ConfigError, definePlugin, definePluginHooks, prepareHost, SyncHook, z, type Plugin, type ToolCallContext } from "../../core/index.js";
+import { ConfigError, definePlugin, definePluginHooks, z, type Plugin, type ToolCallContext } from "../../core/index.js";
+import { SyncHook } from "../../kit/index.js";
+import { prepareHost } from "../../core/embed.js";
 import { hostVersion } from "../../kit/version.js";
 import { closeHosts, testHost } from "../helpers/host.js";
 import { cleanupTemp, tempProject } from "../helpers/project.js";

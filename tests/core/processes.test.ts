@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, test, vi } from "vitest";
-import { terminate } from "../../core/index.js";
+import { terminate } from "../../kit/index.js";
 
 
 /** Members of process group `pgid` that are running (not zombies), from /proc. */

@@ -9,7 +9,8 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { z, type CreateHostOptions, type FileWrite, type PermissionRequest, type Plugin, type ToolDefinition } from "../../core/index.js";
+import { z, type FileWrite, type PermissionRequest, type Plugin, type ToolDefinition } from "../../core/index.js";
+import { type CreateHostOptions } from "../../core/embed.js";
 import { changesAgentKey, judgeWrites, protectedPlaces, protectionOf, realTarget } from "../../core/gate/protected-paths.js";
 import { namesExactly, parseRule } from "../../core/gate/permissions.js";
 import { closeHosts, hostWithTools, testHost } from "../helpers/host.js";

@@ -4,7 +4,8 @@
  */
 import { createServer } from "node:net";
 import { describe, expect, test } from "vitest";
-import { ModelError, modelConnectionError, modelHttpError, modelRequestError, type ModelEndpoint } from "../../core/index.js";
+import { ModelError } from "../../core/index.js";
+import { modelConnectionError, modelHttpError, modelRequestError, type ModelEndpoint } from "../../kit/index.js";
 
 const endpoint: ModelEndpoint = { name: "acme", baseURL: "https://api.acme.test/v1", keyHint: "ACME_API_KEY (or providers.acme.apiKey in your agent config)" };
 const local: ModelEndpoint = { ...endpoint, baseURL: "http://127.0.0.1:1/v1" };

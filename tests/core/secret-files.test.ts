@@ -227,7 +227,7 @@ describe("the writers themselves, with process.umask(0)", () => {
   });
 
   test("local settings written by the permission prompt's 'always for this project' (addLocalAllowRules) are 0600 too", async () => {
-    const { addLocalAllowRules } = await import("../../core/index.js");
+    const { addLocalAllowRules } = await import("../../core/embed.js");
     const p = tempProject();
     mkdirSync(p.path(".agent"));
     writeFileSync(p.path(".agent/settings.local.json"), '{ "env": { "API_KEY": "sk-env-in-local" } }\n');

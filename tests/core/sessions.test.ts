@@ -8,7 +8,8 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, utimesSy
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { builtinPlugins } from "../../cli/builtins.js";
-import { createHost, findSession, listSessions, pruneSessions, readSession, sessionFile, z, type AgentEvent, type Host, type ToolDefinition } from "../../core/index.js";
+import { createHost, z, type AgentEvent, type Host, type ToolDefinition } from "../../core/index.js";
+import { findSession, listSessions, pruneSessions, readSession, sessionFile } from "../../core/embed.js";
 import { KINDS, startFake, tempDir, toolResults, type FakeServer, type Kind, type Turn } from "./loop-helpers.js";
 
 const echo: ToolDefinition<{ text: string }> = {

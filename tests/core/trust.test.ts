@@ -5,7 +5,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { addLocalAllowRules, createHost, prepareHost, trustDecision, type PluginContext, trustedFolders, trustPreparedFolder, untrustFolder, type TrustItem } from "../../core/index.js";
+import { createHost, type PluginContext } from "../../core/index.js";
+import { addLocalAllowRules, prepareHost, trustDecision, trustedFolders, trustPreparedFolder, untrustFolder, type TrustItem } from "../../core/embed.js";
 import { cleanupTemp, tempDir, tempProject } from "../helpers/project.js";
 
 afterAll(cleanupTemp);

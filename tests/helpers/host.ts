@@ -3,7 +3,8 @@
  * project's `.agent/audit.jsonl`. Every host made here is closed by `closeHosts()`.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { createHost, type CreateHostOptions, type Host, type Plugin, type ToolDefinition } from "../../core/index.js";
+import { createHost, type Host, type Plugin, type ToolDefinition } from "../../core/index.js";
+import { type CreateHostOptions } from "../../core/embed.js";
 import { tempProject, type TempProject } from "./project.js";
 
 const open: Host[] = [];

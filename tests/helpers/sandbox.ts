@@ -5,7 +5,8 @@
  */
 import { spawn } from "node:child_process";
 import { expect, test } from "vitest";
-import { createCommandSandbox, type CommandSandbox, type SandboxStatus, type Workspace } from "../../core/index.js";
+import { type CommandSandbox, type Workspace } from "../../core/index.js";
+import { createCommandSandbox, type SandboxStatus } from "../../core/embed.js";
 
 export async function sandboxHere(): Promise<SandboxStatus> {
   const ws = { root: "/", roots: ["/"], readRoots: [], resolve: (p: string) => p, relative: (p: string) => p } as Workspace;

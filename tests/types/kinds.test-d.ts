@@ -1,23 +1,7 @@
 /** The registration kinds are declared once (core/registry/kinds.ts); every other part is derived, and an omission does not compile. */
 import { describe, expectTypeOf, test } from "vitest";
-import type {
-  AgentDefinition,
-  AgentRegistrar,
-  CommandRegistrar,
-  HookTable,
-  ModelProvider,
-  Plugin,
-  PluginContext,
-  PluginHost,
-  PluginStatus,
-  ProviderRegistrar,
-  RegisteredAgent,
-  RegisteredSkill,
-  SkillDefinition,
-  SkillRegistrar,
-  ToolDefinition,
-  ToolRegistrar,
-} from "../../core/index.js";
+import type { AgentDefinition, AgentRegistrar, CommandRegistrar, HookTable, ModelProvider, Plugin, PluginContext, PluginHost, ProviderRegistrar, RegisteredAgent, RegisteredSkill, SkillDefinition, SkillRegistrar, ToolDefinition, ToolRegistrar } from "../../core/index.js";
+import type { PluginStatus } from "../../core/embed.js";
 import { ADAPTERS, type Adapters } from "../../core/hooks/hook-adapters.js";
 import type { HookName } from "../../core/hooks/hooks.js";
 import { baseRegistrar, KindSpec } from "../../core/registry/kind-entry.js";

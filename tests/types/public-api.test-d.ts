@@ -3,7 +3,9 @@
  * vitest's typecheck (and by `npm run typecheck`); nothing here runs.
  */
 import { describe, expectTypeOf, test } from "vitest";
-import { defineCliCommand, definePlugin, definePluginHooks, defineTool, isCallTo, SyncHook, z, type BeforeToolCallDecision, type CompactInfo, type ConfigOrigin, type PermissionCheck, type PermissionPromptAnswer, type PermissionPromptInfo, type PermissionVote, type Plugin, type PluginAuditRecord, type SessionEndInfo, type SessionStartInfo, type StopInfo, type UserPromptInfo, DEFAULT_PLUGIN_TIMEOUTS, type PluginContext, type PluginFactory, type ToolLoadResult, type ToolSource, type PluginHost, type ToolCallInfo, type ToolResult } from "../../core/index.js";
+import { defineCliCommand, definePlugin, definePluginHooks, defineTool, isCallTo, z, type BeforeToolCallDecision, type CompactInfo, type PermissionCheck, type PermissionPromptAnswer, type PermissionPromptInfo, type PermissionVote, type Plugin, type PluginAuditRecord, type SessionEndInfo, type SessionStartInfo, type StopInfo, type UserPromptInfo, type PluginContext, type PluginFactory, type ToolLoadResult, type ToolSource, type PluginHost, type ToolCallInfo, type ToolResult } from "../../core/index.js";
+import { SyncHook } from "../../kit/index.js";
+import { type ConfigOrigin, DEFAULT_PLUGIN_TIMEOUTS } from "../../core/embed.js";
 import { denySubjects, opaqueReason, shellSubjects, type ScriptFiles, type ShellSubjectOptions } from "../../kit/index.js";
 import { createTestHost, scriptedProvider, type TestHost } from "../../core/testing.js";
 

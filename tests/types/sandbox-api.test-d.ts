@@ -4,18 +4,8 @@
  * shape. Checked by vitest's typecheck; nothing here runs.
  */
 import { describe, expectTypeOf, test } from "vitest";
-import {
-  createCommandSandbox,
-  defineConfig,
-  definePlugin,
-  defineTool,
-  z,
-  type CommandSandbox,
-  type SandboxedSpawn,
-  type SandboxSpawnSpec,
-  type SandboxStatus,
-  type Workspace,
-} from "../../core/index.js";
+import { defineConfig, definePlugin, defineTool, z, type CommandSandbox, type SandboxedSpawn, type Workspace } from "../../core/index.js";
+import { createCommandSandbox, type SandboxSpawnSpec, type SandboxStatus } from "../../core/embed.js";
 
 describe("the sandbox for plugin authors", () => {
   test("a tool wraps the process it starts and explains what the sandbox refused", () => {

@@ -4,7 +4,8 @@
  * and what an embedder sets and reads. Checked by vitest's typecheck; nothing here runs.
  */
 import { describe, expectTypeOf, test } from "vitest";
-import { createHost, definePlugin, prepareHost, z, type ConfigTrust, type CreateHostOptions, type FolderTrustView, type TrustItem, type TrustReport, type TrustState } from "../../core/index.js";
+import { createHost, definePlugin, z } from "../../core/index.js";
+import { prepareHost, type ConfigTrust, type CreateHostOptions, type FolderTrustView, type TrustItem, type TrustReport, type TrustState } from "../../core/embed.js";
 
 describe("folder trust for plugin authors", () => {
   test("a config hook asks before using a part of the folder's own file", () => {

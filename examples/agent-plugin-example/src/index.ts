@@ -7,7 +7,8 @@
  * - skill `example-review` (skills/example-review/SKILL.md, shipped in the package);
  * - a `beforeToolCall` policy: `run_command` calls whose command matches `denyCommands` are refused.
  */
-import { defineCommand, definePlugin, defineTool, isCallTo, patternMatcher, z } from "agent-host";
+import { defineCommand, definePlugin, defineTool, isCallTo, z } from "agent-host";
+import { patternMatcher } from "agent-host/kit";
 import { shellSubjects } from "agent-host/kit";
 
 /** The plugin's options, checked by the host before the factory runs: a bad value is a config error naming the key. */

@@ -10,7 +10,8 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { AgentError, defaultUserConfigDir, localSettingsPath, readLocalSettings, updateLocalSettings } from "../../../core/index.js";
+import { AgentError } from "../../../core/index.js";
+import { defaultUserConfigDir, localSettingsPath, readLocalSettings, updateLocalSettings } from "../../../core/embed.js";
 import { updateFileLocked } from "../../../kit/index.js";
 import { mcpJsonPath, readMcpJson, updateMcpJson } from "../config/mcp-json.js";
 

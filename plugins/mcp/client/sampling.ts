@@ -7,7 +7,8 @@
  * are added to the session's usage. Text content only (images and audio are described, not sent);
  * the server's model preferences are not followed: the session's model answers.
  */
-import { resolveModel, type ModelMessage, type PluginContext } from "../../../core/index.js";
+import { type ModelMessage, type PluginContext } from "../../../core/index.js";
+import { resolveModel } from "../../../core/embed.js";
 import type { ServerConfig } from "../config.js";
 
 interface SamplingParams {

@@ -5,7 +5,8 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { terminate, type ProcessTracker } from "../../../core/index.js";
+import { type ProcessTracker } from "../../../core/index.js";
+import { terminate } from "../../../kit/index.js";
 import { redactString } from "../../../kit/index.js";
 import type { ServerLog } from "./server-log.js";
 

@@ -7,7 +7,8 @@ import { createServer as createNetServer, type Server as NetServer } from "node:
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createCommandSandbox, type CommandSandbox, type Workspace } from "../../../core/index.js";
+import { type CommandSandbox, type Workspace } from "../../../core/index.js";
+import { createCommandSandbox } from "../../../core/embed.js";
 import { hostAllowed } from "../../../core/sandbox/proxy.js";
 import { noSandboxTest, runWrapped, sandboxHere } from "../../helpers/sandbox.js";
 import { cleanupTemp, tempProject } from "../../helpers/project.js";

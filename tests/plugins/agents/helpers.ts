@@ -1,6 +1,7 @@
 /** Hosts with the real tools, hooks and agents plugins and a scripted model (parent and subagents share it, turn by turn). */
 import { builtinPlugins } from "../../../cli/builtins.js";
-import type { AgentConfig, CreateHostOptions } from "../../../core/index.js";
+import type { AgentConfig } from "../../../core/index.js";
+import type { CreateHostOptions } from "../../../core/embed.js";
 import { scriptedProvider, type ScriptedProvider, type ScriptedTurn } from "../../../core/testing.js";
 import { testHost, type TestHost } from "../../helpers/host.js";
 import type { TempProject } from "../../helpers/project.js";

@@ -2,7 +2,7 @@
 import path from "node:path";
 import { builtinPlugins } from "../../../cli/builtins.js";
 import { claudePluginFormat } from "../../../plugins/claude-plugins/format.js";
-import type { CreateHostOptions } from "../../../core/index.js";
+import type { CreateHostOptions } from "../../../core/embed.js";
 import { testHost } from "../../helpers/host.js";
 import type { TempProject } from "../../helpers/project.js";
 

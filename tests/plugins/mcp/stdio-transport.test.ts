@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ServerLog } from "../../../plugins/mcp/transport/server-log.js";
 import { minimalEnvironment, StdioServerProcess } from "../../../plugins/mcp/transport/stdio-process.js";
 import { LineSplitter, ProcessTransport } from "../../../plugins/mcp/transport/stdio-transport.js";
-import { ProcessScope } from "../../../core/host/processes.js";
+import { ProcessScope } from "../../../kit/processes.js";
 import { cleanup, fixture, isAlive, tempDir } from "./_helpers.js";
 
 afterAll(cleanup);

@@ -4,7 +4,7 @@
  * built-in providers so that every provider words and classifies a failure alike; a third-party
  * provider maps its SDK's error onto these three calls and keeps only its own vendor's cases.
  */
-import { ModelError, modelErrorCodeForStatus, networkErrorCode, parseRetryAfter } from "./model.js";
+import { ModelError, modelErrorCodeForStatus, networkErrorCode, parseRetryAfter } from "./model-error.js";
 
 /** Where a request went: the provider's name, its base URL and where its key comes from. */
 export interface ModelEndpoint {

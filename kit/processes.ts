@@ -9,7 +9,21 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, writeSync } from "node:fs";
-import type { ProcessTracker, TrackableProcess } from "../types.js";
+
+/** A child process the host should stop when it closes (a Node `ChildProcess` fits). */
+export interface TrackableProcess {
+  pid?: number;
+  once?(event: "exit", listener: (...args: any[]) => void): unknown;
+}
+
+/** The child processes of one host: stopped when that host closes, killed if the process exits. */
+export interface ProcessTracker {
+  /**
+   * Tie `child` (and, with `group: true`, its process group: spawn it with `detached: true`) to this
+   * host. Returns a function that stops tracking it. Closing another host never touches it.
+   */
+  track(child: TrackableProcess, options?: { group?: boolean }): () => void;
+}
 
 interface Tracked {
   pid: number;

@@ -1,0 +1,36 @@
+/**
+ * `agent-host/embed`: for a program that embeds the host (the `agent` CLI, an editor bridge): preparing a
+ * host in two steps, folder trust, the session store, project instructions and model tables, config
+ * files and local settings, the sandbox, rule parsing and the audit log. Plugins rarely need it; the
+ * contract is `agent-host`. Re-exports only.
+ */
+export { prepareHost } from "./host/host.js";
+export { pluginPreparedView, pluginView } from "./host/host-view.js";
+export type { AgentSession, RunOptions, RunResult, BuiltinPlugin, CreateHostOptions, OpenHostOptions, PreparedHost } from "./host-types.js";
+export type { CliOpenHostOptions, CliSessionHostOptions, CliOption, CliValues } from "./cli-types.js";
+export type { GrantRequest, InputRequest } from "./types.js";
+export type { PluginStatus } from "./plugin-types.js";
+export type { Tappable, SyncTappable, EventTapOptions } from "./hooks/tap-types.js";
+export { DEFAULT_PLUGIN_TIMEOUTS, trustPreparedFolder } from "./plugins/prepare.js";
+export { untrustFolder, trustedFolders, trustDecision, realFolder, TRUST_FILE, type TrustItem, type TrustItemInput, type TrustReport, type TrustState, type FolderTrustView, type ConfigTrust } from "./config/trust.js";
+export type { ConfigOrigin } from "./config/claude-settings.js";
+export { AgentConfigSchema, type CoreConfig, type PermissionRule, type ToolOverride, type PluginEntry } from "./config/config-schema.js";
+export { locateProjectConfig, CONFIG_SEARCH_PLACES, defaultUserConfigDir } from "./config/config.js";
+export { LOCAL_SETTINGS_FILE, localSettingsPath, readLocalSettings, updateLocalSettings, addLocalAllowRules } from "./config/local-settings.js";
+export { resolveModel, systemPrompt, DEFAULT_MAX_TURNS } from "./loop/run-setup.js";
+export { listSessions, findSession, readSession, sessionsDir, sessionFile, pruneSessions, SESSIONS_DIR, DEFAULT_SESSION_MAX_AGE_DAYS, DEFAULT_SESSION_MAX_COUNT } from "./session/session-store.js";
+export type { SessionSummary, SessionMeta, SessionRecord, LoadedSession } from "./session/session-store.js";
+export type { ResumeResult } from "./session/session-recorder.js";
+export type { CompactOutcome } from "./session/compaction.js";
+export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_COMPACT_THRESHOLD } from "./session/context-window.js";
+export { loadInstructions, INSTRUCTION_NAMES, type Instructions, type InstructionFile } from "./session/instructions.js";
+export { BUILTIN_MODEL_ALIASES, expandModelAlias, modelAliases } from "./session/model-aliases.js";
+export { createCommandSandbox } from "./sandbox/command-sandbox.js";
+export type { SandboxStatus, SandboxSpawnSpec } from "./types.js";
+export {
+  parseRule as parsePermissionRule,
+  namesTool as ruleNamesTool,
+  type ParsedRule,
+  type RuleTarget,
+} from "./gate/permissions.js";
+export { judgedPaths, type JudgedPaths } from "./gate/judged-paths.js";
