@@ -41,12 +41,12 @@ describe("import rules (dependency-cruiser)", () => {
     writeFile(path.join(dir, "tsconfig.json"), { compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", allowJs: false } });
     writeFile(path.join(dir, "package.json"), { name: "arch", type: "module" });
     writeFile(path.join(dir, "core/index.ts"), 'export { x } from "./host.js";\n');
-    writeFile(path.join(dir, "core/host/host.ts"), 'import { p } from "../plugins/a/index.js";\nexport const x = p;\n');
+    writeFile(path.join(dir, "core/host.ts"), 'import { p } from "../plugins/a/index.js";\nexport const x = p;\n');
     writeFile(path.join(dir, "plugins/a/index.ts"), 'import { y } from "../b/index.js";\nimport { x } from "../../core/host.js";\nexport const p = y + String(x);\n');
     writeFile(path.join(dir, "plugins/b/index.ts"), 'import { a } from "./c.js";\nexport const y = a;\n');
     writeFile(path.join(dir, "plugins/b/c.ts"), 'import { y } from "./index.js";\nimport "../../cli/main.js";\nexport const a = String(y);\n');
     writeFile(path.join(dir, "cli/main.ts"), 'import "../plugins/a/index.js";\nimport "../kit/fs.js";\nexport {};\n');
-    writeFile(path.join(dir, "kit/fs.ts"), 'import { x } from "../core/host/host.js";\nexport const k = x;\n');
+    writeFile(path.join(dir, "kit/fs.ts"), 'import { x } from "../core/host.js";\nexport const k = x;\n');
     // Types that refer to each other across two files: a cycle of type-only imports, gone at runtime.
     writeFile(path.join(dir, "core/plugin-types.ts"), 'import type { Host } from "./host-types.js";\nexport interface Plugin { host: Host }\n');
     writeFile(path.join(dir, "core/host-types.ts"), 'import type { Plugin } from "./plugin-types.js";\nexport interface Host { plugins: Plugin[] }\n');
@@ -81,6 +81,47 @@ const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
   "core/host/host.ts:openHost": 267,
   "core/gate/gate.ts:run": 171,
 };
+
+/**
+ * The kernel's size, a ratchet: core/ may shrink, never grow. Issue 21 aims at 6,000 lines; sessions,
+ * compaction, project instructions, Claude Code settings and the model tables (core/session/, parts of
+ * core/config/) are still to become plugins. Lower this number when they leave.
+ */
+const KERNEL_LINE_BUDGET = 11_900;
+const FOLDER_FILE_BUDGET = 15;
+const CONTRACT_NAME_BUDGET = 120;
+
+describe("the kernel's shape", () => {
+  const core = sources(path.join(REPO_ROOT, "core")).filter((f) => f.endsWith(".ts"));
+
+  test(`core/ is at most ${KERNEL_LINE_BUDGET} lines, in folders of at most ${FOLDER_FILE_BUDGET} files`, () => {
+    const lines = core.reduce((n, f) => n + readFileSync(f, "utf8").split("\n").length, 0);
+    expect(lines).toBeGreaterThan(1000);
+    expect(lines).toBeLessThanOrEqual(KERNEL_LINE_BUDGET);
+    const perFolder = new Map<string, number>();
+    for (const f of core) perFolder.set(path.dirname(f), (perFolder.get(path.dirname(f)) ?? 0) + 1);
+    const crowded = [...perFolder].filter(([, n]) => n > FOLDER_FILE_BUDGET).map(([d, n]) => `${path.relative(REPO_ROOT, d)}: ${n} files`);
+    expect(crowded).toEqual([]);
+  });
+
+  test(`the contract entry (agent-host) exports at most ${CONTRACT_NAME_BUDGET} names, each documented in docs/plugins.md`, async () => {
+    const ts = (await import("typescript")).default;
+    const names = (entry: string) => {
+      const program = ts.createProgram([path.join(REPO_ROOT, entry)], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, skipLibCheck: true, noEmit: true });
+      const checker = program.getTypeChecker();
+      const file = program.getSourceFile(path.join(REPO_ROOT, entry))!;
+      return checker.getExportsOfModule(checker.getSymbolAtLocation(file)!).map((s) => s.name);
+    };
+    const contract = names("core/index.ts");
+    expect(contract).toContain("definePlugin");
+    expect(contract.length).toBeLessThanOrEqual(CONTRACT_NAME_BUDGET);
+    const docs = readFileSync(path.join(REPO_ROOT, "docs/plugins.md"), "utf8");
+    const undocumented = contract.filter((n) => n !== "ContractSlots" && !new RegExp(`\\b${n}\\b`).test(docs));
+    expect(undocumented, "document these in docs/plugins.md").toEqual([]);
+    // kit is for everyone: it must not re-export the host (its rule in .dependency-cruiser.cjs keeps it so).
+    expect(names("kit/index.ts")).not.toContain("createHost");
+  });
+});
 
 describe("size budgets", () => {
   const files = SOURCE_DIRS.flatMap((d) => sources(path.join(REPO_ROOT, d))).map((f) => ({ file: path.relative(REPO_ROOT, f), text: readFileSync(f, "utf8") }));

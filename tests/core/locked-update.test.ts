@@ -10,7 +10,7 @@ import path from "node:path";
 import { expect, test } from "vitest";
 import { AgentError } from "../../core/index.js";
 import { updateFileLocked, withFileLock, withFileLockAsync } from "../../kit/index.js";
-import { DIST_INDEX_URL, assertBuilt } from "../helpers/paths.js";
+import { DIST_INDEX_URL, DIST_KIT_URL, assertBuilt } from "../helpers/paths.js";
 
 const tmp = () => realpathSync(mkdtempSync(path.join(os.tmpdir(), "agent-lock-")));
 
@@ -97,7 +97,7 @@ test("8 processes × 25 read-change-writes of one file: all 200 increments kept"
   const file = path.join(tmp(), "counter.json");
   writeFileSync(file, JSON.stringify({ n: 0, by: [] }));
   const code = `
-    const { updateFileLocked } = await import(${JSON.stringify(DIST_INDEX_URL)});
+    const { updateFileLocked } = await import(${JSON.stringify(DIST_KIT_URL)});
     for (let i = 0; i < 25; i++) updateFileLocked(${JSON.stringify(file)}, (t) => { const d = JSON.parse(t); d.n++; d.by.push(process.pid); return JSON.stringify(d); });`;
   const runs = Array.from({ length: 8 }, () =>
     new Promise<number | null>((resolve) => spawn(process.execPath, ["--input-type=module", "-e", code], { stdio: "inherit" }).once("exit", resolve)),

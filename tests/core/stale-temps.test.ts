@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { DIST_CLI, DIST_INDEX_URL, assertBuilt } from "../helpers/paths.js";
+import { DIST_CLI, DIST_INDEX_URL, DIST_KIT_URL, assertBuilt } from "../helpers/paths.js";
 import { cleanupTemp, tempProject } from "../helpers/project.js";
 
 afterAll(() => cleanupTemp());
@@ -84,7 +84,7 @@ describe("temp files left by a writer killed before its rename", () => {
   test("writeFileAtomic (config files): the next write of the file by another process removes the dead writer's temp, and only that", async () => {
     const p = tempProject({ "settings.json": '{"v":1}' });
     const target = p.path("settings.json");
-    const write = (content: string) => `import { writeFileAtomic } from ${JSON.stringify(DIST_INDEX_URL)}; writeFileAtomic(${JSON.stringify(target)}, ${JSON.stringify(content)});`;
+    const write = (content: string) => `import { writeFileAtomic } from ${JSON.stringify(DIST_KIT_URL)}; writeFileAtomic(${JSON.stringify(target)}, ${JSON.stringify(content)});`;
     const dead = await killAtRename(p.dir, ["--input-type=module", "-e", write('{"v":2}')], /settings\.json\.\d+\.tmp$/);
     const leftover = `settings.json.${dead}.tmp`;
     expect(readFileSync(p.path(leftover), "utf8")).toBe('{"v":2}');

@@ -8,6 +8,8 @@ export const DIST_CLI = path.join(REPO_ROOT, "dist", "cli.js");
 export const DIST_INDEX = path.join(REPO_ROOT, "dist", "index.js");
 /** `import { definePlugin, z } from "${DIST_INDEX_URL}"` in plugin files written by tests. */
 export const DIST_INDEX_URL = pathToFileURL(DIST_INDEX).href;
+/** The built `agent-host/kit` entry (shared helpers), for files written by tests. */
+export const DIST_KIT_URL = pathToFileURL(path.join(REPO_ROOT, "dist", "kit.js")).href;
 
 /** Tests that spawn the CLI need `npm run build` first (CI builds before testing). */
 export function assertBuilt(): void {
