@@ -1,5 +1,5 @@
 /**
- * The provider kit (core/loop/provider-errors.ts) on the failures a provider meets: HTTP statuses with the
+ * The provider kit (kit/provider/errors.ts) on the failures a provider meets: HTTP statuses with the
  * server's headers, a real refused connection (a port that was just closed) and a stream broken mid-answer.
  */
 import { createServer } from "node:net";
