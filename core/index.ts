@@ -59,7 +59,7 @@ export type {
 } from "./types.js";
 export { PERMISSION_MODES, RISKS } from "./types.js";
 export { changesAgentKey, mentionsProtectedName } from "./protected-paths.js";
-export type { ToolSource, ToolLoadOptions, ToolLoadResult } from "./tool-sources.js";
+export type { ToolSource, ToolLoadOptions, ToolLoadResult, ToolUnavailable } from "./tool-sources.js";
 export type {
   ToolRegistrar,
   CommandRegistrar,
