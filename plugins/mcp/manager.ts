@@ -15,6 +15,7 @@ import {
   type ToolDefinition,
   type ToolRegistrar,
   type ToolReturn,
+  type ToolUnavailable,
 } from "../../core/index.js";
 import type { Prompt, Tool } from "@modelcontextprotocol/client";
 import { describeTarget, type ServerConfig } from "./config.js";
@@ -189,8 +190,20 @@ export class McpManager implements ConnectionListener {
         provides: (tool) => tool.startsWith(prefix),
         ready: () => this.prime(c),
         load: () => this.connect(c),
+        unavailable: () => this.unavailable(c),
       });
     }
+  }
+
+  /** Why a name of this server's is not registered after it was started: a login it needs, or its failed start. */
+  private unavailable(c: McpConnection): ToolUnavailable | undefined {
+    if (c.status === "connected") return undefined;
+    const needs = c.auth?.provider.needsLogin;
+    if (needs) {
+      return { kind: "auth", reason: `the MCP server '${c.name}' needs a login${needs.scope ? ` (scope ${needs.scope})` : ""}: run \`agent mcp login ${c.name}\`` };
+    }
+    if (c.status !== "failed" && c.status !== "disconnected") return undefined;
+    return { kind: "failed", reason: redactString(`the MCP server '${c.name}' ${c.status === "failed" ? "failed to start" : "is not available"}: ${c.error ?? "no reason given"}`) };
   }
 
   async registerCommands(registrar: CommandRegistrar): Promise<void> {
