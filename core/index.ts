@@ -168,6 +168,7 @@ export {
 } from "./permissions.js";
 export { ruleProblem } from "./config-schema.js";
 export { capOutput } from "./output.js";
+export { jsonSchemaValidator, schemaDialect, type SchemaDialect, type LazyValidator, type Validator, type Validation } from "./schema.js";
 export { redactString, summarize, isSecretKey, addSecret, REDACTED } from "./redact.js";
 export { closestNames, editDistance } from "./suggest.js";
 export { hostVersion } from "./version.js";
