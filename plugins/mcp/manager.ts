@@ -25,6 +25,7 @@ import { ClientRequests } from "./client/requests.js";
 import { authState, type AuthEnv } from "./oauth/store.js";
 import { namesFor, prefixFor, serverParts, shortHash } from "./naming.js";
 import { argumentHint, parsePromptArgs } from "./prompt-args.js";
+import { checkStructured } from "./output-schema.js";
 import { mcpToolRisk } from "./risk.js";
 import { McpSkills } from "./skills/server-skills.js";
 import { descriptors, mentionsTooManyFiles, tooManyFilesReason } from "./transport/descriptors.js";
@@ -339,6 +340,8 @@ export class McpManager implements ConnectionListener {
       description: `[MCP:${c.name}] ${tool.description?.trim() || tool.title || annotations?.title || tool.name}`,
       // Kept whole (the gate validates it before anything is sent); only a missing `type` is filled in.
       inputSchema: schema && schema.type === "object" ? schema : { ...(schema ?? {}), type: "object" },
+      // MCP's dialect when the schema declares no `$schema` (2025-11-25 and 2026-07-28).
+      schemaDialect: "2020-12",
       // The server's hints may raise the risk, never lower it, unless the user trusts the server (risk.ts).
       risk: mcpToolRisk({ name: tool.name, description: tool.description, annotations }, cfg),
       timeoutMs: cfg.toolTimeout,
@@ -351,8 +354,9 @@ export class McpManager implements ConnectionListener {
       callsTools: false,
       run: (input, ctx) => {
         // The usual case, connected and this definition current: straight to the server.
-        if (c.status === "connected" && this.registeredTools.get(c.name)?.get(name) === def) return c.callTool(tool.name, input, ctx, readHint);
-        return this.callWhenCurrent(c, tool.name, name, def, input, ctx, readHint);
+        const sent = c.status === "connected" && this.registeredTools.get(c.name)?.get(name) === def ? c.callTool(tool.name, input, ctx, readHint) : this.callWhenCurrent(c, tool.name, name, def, input, ctx, readHint);
+        // A tool with an output schema has its structured result checked against it (output-schema.ts).
+        return tool.outputSchema ? sent.then((r) => checkStructured(c.name, tool, r)) : sent;
       },
     };
     return def;

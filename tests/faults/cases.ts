@@ -135,6 +135,7 @@ const MCP_FAULTS: Fault[] = [
   { fixture: "mcp/error-result.mjs", config: bypass, run: call("throws"), code: 1, says: /the server answered with error -32603: kaboom/ },
   { fixture: "mcp/exit-immediately.mjs", run: ["tools"], code: 0, says: /MCP server s failed to connect: the server process exited with code 3 before answering initialize: fatal: boom/ },
   { fixture: "mcp/exit-on-probe.mjs", config: bypass, run: call("hello"), code: 0, says: /^hello from a 2025 server$/m },
+  { fixture: "mcp/schemas-2020.mjs", config: bypass, run: call("weather", { mode: "bad" }), code: 1, says: /does not match its outputSchema: structuredContent\.temperature: must be number/ },
   { fixture: "mcp/fuzz-frames.mjs", args: ["--seed", "7"], config: bypass, run: call("echo", { text: "through the noise" }), code: 0, says: /^through the noise$/m },
   { fixture: "mcp/garbage-before-handshake.mjs", config: bypass, run: call("ping"), code: 0, says: /^pong$/m },
   { fixture: "mcp/grandchild.mjs", config: { ...bypass, tools: { timeoutMs: 300 } }, run: call("spawn_and_hang"), code: 1, says: /timed out after 300 ms and was cancelled/ },
