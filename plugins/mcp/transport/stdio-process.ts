@@ -55,7 +55,21 @@ const STDERR_HEAD_CHARS = 8000;
  * a Rust panic, an npm error.
  */
 const CAUSE_LINE =
-  /^(?:Uncaught\s+)?(?:[A-Za-z_$][\w.$]*(?:Error|Exception)(?:\s*\[[^\]]*\])?:\s*\S|(?:error|fatal|panic)(?:\[[^\]]*\])?:\s*\S|thread '.*' panicked at|npm (?:ERR!|error) (?!code\b)\S)/i;
+  /^(?:Uncaught\s+)?(?:(?:[A-Za-z_$][\w.$]*)?(?:Error|Exception)(?:\s*\[[^\]]*\])?:\s*\S|(?:error|fatal|panic)(?:\[[^\]]*\])?:\s*\S|thread '.*' panicked at|Exception in thread |npm (?:ERR!|error) (?!code\b)\S)/i;
+
+/**
+ * The first line of `texts` (stderr's head, then its tail) that says why a process failed, shortened to
+ * 300 characters. Python's exception-group frames (`  | RuntimeError: …`) are read without their bars.
+ */
+export function stderrCauseLine(texts: readonly string[]): string | undefined {
+  for (const text of texts) {
+    for (const raw of text.split(/\r?\n/)) {
+      const line = raw.trim().replace(/^\|\s*/, "");
+      if (CAUSE_LINE.test(line)) return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+    }
+  }
+  return undefined;
+}
 
 export class StdioServerProcess {
   readonly child: ChildProcess;
@@ -136,13 +150,7 @@ export class StdioServerProcess {
 
   /** The first line of stderr that says why the process failed (a thrown error, `fatal: …`), if there is one. */
   stderrCause(): string | undefined {
-    for (const text of [this.stderrHead, this.stderrText]) {
-      for (const raw of text.split(/\r?\n/)) {
-        const line = raw.trim();
-        if (CAUSE_LINE.test(line)) return line.length > 300 ? `${line.slice(0, 299)}…` : line;
-      }
-    }
-    return undefined;
+    return stderrCauseLine([this.stderrHead, this.stderrText]);
   }
 
   /**
