@@ -57,7 +57,7 @@ export type {
 } from "./types.js";
 export { PERMISSION_MODES, RISKS } from "./types.js";
 export { changesAgentKey, mentionsProtectedName } from "./gate/protected-paths.js";
-export type { ToolSource, ToolLoadOptions, ToolLoadResult } from "./registry/tool-sources.js";
+export type { ToolSource, ToolLoadOptions, ToolLoadResult, ToolUnavailable } from "./registry/tool-sources.js";
 export type {
   ToolRegistrar,
   CommandRegistrar,

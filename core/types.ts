@@ -165,6 +165,11 @@ export interface ToolDefinition<I = any> {
   description: string;
   input?: z.ZodType<I>;
   inputSchema?: JsonSchema;
+  /**
+   * The JSON Schema dialect of an `inputSchema` that declares no `$schema` (one that declares it is read
+   * as it says): default `draft-07`; MCP tools are `2020-12` (the MCP spec's default since 2025-11-25).
+   */
+  schemaDialect?: "draft-07" | "2019-09" | "2020-12";
   /** Default `execute` when not given: unknown tools are treated as dangerous. */
   risk?: Risk;
   /** Per-tool timeout in ms (config overrides win). */

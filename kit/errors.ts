@@ -6,6 +6,10 @@ export type ErrorCode =
   | "E_FILE_LOCKED"
   | "E_USAGE"
   | "E_TOOL_NOT_FOUND"
+  /** The tool's source (an MCP server) cannot provide it now: it failed to start. */
+  | "E_TOOL_UNAVAILABLE"
+  /** The tool's source needs the user to log in first (an MCP server's OAuth): the CLI exits with `ExitCode.AUTH`. */
+  | "E_TOOL_NEEDS_AUTH"
   | "E_TOOL_INVALID_INPUT"
   | "E_TOOL_DENIED"
   | "E_TOOL_TIMEOUT"
@@ -80,6 +84,8 @@ export const ExitCode = {
   FAILED: 1,
   USAGE: 2,
   DENIED: 3,
+  /** A login is needed first (an MCP server that needs OAuth authorization). */
+  AUTH: 4,
 } as const;
 
 /** A message as the end of a sentence: a full stop added unless it already ends with one (or ? or !). */

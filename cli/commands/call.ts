@@ -23,7 +23,7 @@ export default defineAppCommand({
   details: [
     "Runs one tool through the full gate (schema, permission, timeout, output cap, audit).",
     'json-args is a JSON object; "-" reads it from stdin. With --json, prints {ok, output, error?, truncated?}.',
-    "Exit codes: 0 ok, 1 the tool failed or timed out, 2 bad arguments, 3 denied by permission.",
+    "Exit codes: 0 ok, 1 the tool failed or timed out, 2 bad arguments, 3 denied by permission, 4 a login is needed (agent mcp login <server>).",
   ].join("\n"),
   options: { json: { type: "boolean", description: "print {ok, output, error?, truncated?} as JSON" } },
   async run(ctx) {
@@ -68,6 +68,7 @@ export default defineAppCommand({
     // A path outside the workspace is refused by policy, like a permission rule: same exit code.
     if (result.outcome === "denied" || result.error?.code === "E_PATH_OUTSIDE_WORKSPACE") return ExitCode.DENIED;
     if (result.error?.code === "E_TOOL_NOT_FOUND" || result.outcome === "invalid") return ExitCode.USAGE;
+    if (result.error?.code === "E_TOOL_NEEDS_AUTH") return ExitCode.AUTH;
     return ExitCode.FAILED;
   },
 });

@@ -11,7 +11,10 @@ export default defineAppCommand({
   async run(ctx) {
     const json = !!ctx.values.json;
     // Startup problems go to stderr even with --json: stdout stays the JSON, and nothing is hidden.
-    const host = await ctx.openHost({ lazyTools: false, listing: true });
+    const host = await ctx.openHost({ listing: true });
+    // A source that can list its tools without loading (an MCP server with a warm tool cache) is left alone:
+    // its cached tools are listed, nothing is started. The others load (a failure is reported on stderr).
+    await host.tools.load({ skipReady: true });
     // Tool names are ASCII: a plain comparison (localeCompare would load ICU collation, ~5 ms).
     const tools = host.tools.list().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (json) {

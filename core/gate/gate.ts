@@ -18,6 +18,7 @@ import type { ToolEntry } from "../registry/registry.js";
 import type { LazyValidator, Validation, Validator } from "../registry/schema.js";
 import { closestNames } from "../../kit/text/suggest.js";
 import type { AgentEvent, AgentEventType } from "../hooks/events.js";
+import type { ToolUnavailable } from "../registry/tool-sources.js";
 import { modeDefault } from "./permissions.js";
 import type {
   CallAgent,
@@ -57,8 +58,11 @@ export interface GateDeps {
   env: Readonly<Record<string, string>>;
   /** The OS sandbox for the processes tools start (config `sandbox`). */
   sandbox: CommandSandbox;
-  /** For a name no tool has: load the tool sources that may provide it (true if there was one). */
-  resolveTool?(name: string): Promise<boolean>;
+  /**
+   * The tool sources: for a name no tool has, `resolve` loads those that may provide it (true if there was
+   * one); for a name still unknown after that, `unavailable` says why (a login needed, a failed start).
+   */
+  sources?: { resolve(name: string): Promise<boolean>; unavailable(name: string): ToolUnavailable | undefined };
 }
 
 /** What a call's audit record and tool_end event need besides the result. */
@@ -188,7 +192,7 @@ export class Gate {
       }
       // A tool whose source (an MCP server) is not loaded yet: load it, then look again. Loaded in the
       // caller's context, not the call's: what the source keeps open (a server's pipes) is not "inside" it.
-      if (!rec.tool && this.deps.resolveTool && (await this.deps.resolveTool(name))) rec.tool = this.deps.tools.get(name);
+      if (!rec.tool && this.deps.sources && (await this.deps.sources.resolve(name))) rec.tool = this.deps.tools.get(name);
       if (!this.tracksDepth(rec.tool)) return await this.runUntracked(rec, callId, input, options);
       tracked++;
       try {
@@ -217,14 +221,20 @@ export class Gate {
     }
   }
 
+  /** A call to a name no tool has: why its source cannot provide it, else "Unknown tool" with the nearest names. */
+  private unknown(rec: CallRecord, callId: string): ToolResult {
+    const { name } = rec;
+    const unavailable = this.deps.sources?.unavailable(name);
+    if (unavailable) return this.fail(rec, callId, "error", unavailable.reason, unavailable.kind === "auth" ? "E_TOOL_NEEDS_AUTH" : "E_TOOL_UNAVAILABLE");
+    const near = nearestNames(name, [...this.deps.tools.keys()]);
+    return this.fail(rec, callId, "error", `Unknown tool "${name}".${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`, "E_TOOL_NOT_FOUND");
+  }
+
   private async run(rec: CallRecord, callId: string, input: unknown, options: CallOptions): Promise<ToolResult> {
     const { deps } = this;
     const { name, tool } = rec;
 
-    if (!tool) {
-      const near = nearestNames(name, [...deps.tools.keys()]);
-      return this.fail(rec, callId, "error", `Unknown tool "${name}".${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`, "E_TOOL_NOT_FOUND");
-    }
+    if (!tool) return this.unknown(rec, callId);
 
     // No record, no call: a log that cannot be written (a full disk) refuses calls unless audit.onError is "warn".
     const unrecorded = deps.audit.refusal();

@@ -128,7 +128,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
 
   const gate = new Gate({
     tools: registries.tools.entries,
-    resolveTool: (name) => sources.resolve(name),
+    sources,
     hooks,
     audit,
     workspace,

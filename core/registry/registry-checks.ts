@@ -80,6 +80,9 @@ export function checkTool(def: unknown, existing: Holders): Rejection | undefine
     if (holder) return { name, reason: `alias ${JSON.stringify(alias)} already names a tool registered by ${holder.source}` };
   }
   if (d.risk !== undefined && !RISKS.includes(d.risk)) return { name, reason: `invalid risk ${JSON.stringify(d.risk)}: expected one of ${RISKS.join(", ")}` };
+  if (d.schemaDialect !== undefined && d.schemaDialect !== "draft-07" && d.schemaDialect !== "2019-09" && d.schemaDialect !== "2020-12") {
+    return { name, reason: `schemaDialect must be "draft-07", "2019-09" or "2020-12", got ${describe(d.schemaDialect)}` };
+  }
   if (d.callsTools !== undefined && typeof d.callsTools !== "boolean") return { name, reason: `callsTools must be true or false, got ${describe(d.callsTools)}` };
   for (const k of ["timeoutMs", "maxOutputBytes"] as const) {
     const v = d[k];

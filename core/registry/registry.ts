@@ -181,7 +181,7 @@ export function toolEntry(def: ToolDefinition, plugin: string, override: ToolOve
     // The registry keeps its own copy: the plugin changing its object later changes nothing here.
     const inputSchema = freezeCopy(def.inputSchema!);
     schema = () => inputSchema;
-    validator = jsonSchemaValidator(inputSchema);
+    validator = jsonSchemaValidator(inputSchema, def.schemaDialect);
   }
   const risk: Risk = override?.risk ?? def.risk ?? "execute";
   const source = def.source ?? plugin;

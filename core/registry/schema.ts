@@ -33,17 +33,44 @@ export function zodValidator(schema: z.ZodType): Validator {
 type AjvLike = { compile(schema: object): ((data: unknown) => boolean) & { errors?: AjvError[] | null } };
 type AjvError = { instancePath: string; message?: string; params?: Record<string, unknown>; keyword: string };
 
-/** One ajv for the process, loaded on first use (shared by every schema, even those compiled at the same time). */
-let ajvInstance: Promise<AjvLike> | undefined;
-function getAjv(): Promise<AjvLike> {
-  return (ajvInstance ??= import("ajv").then((mod) => {
-    const m = mod as unknown as { default: unknown };
-    const Ajv = ((m.default as { default?: unknown }).default ?? m.default) as new (opts: object) => AjvLike;
-    return new Ajv({ strict: false, allErrors: true, validateFormats: false, allowUnionTypes: true });
-  }, (err: unknown) => {
-    ajvInstance = undefined;
-    throw err;
-  }));
+/**
+ * The JSON Schema dialects validated: `draft-07` (ajv's default class, which reads draft-06 too) and
+ * `2020-12` (ajv's 2020 class: `prefixItems`, `$dynamicRef`, `unevaluated*`, `dependentRequired`, …), and
+ * 2019-09. A schema's own `$schema` decides; without one, the tool's `schemaDialect` (MCP tools: 2020-12).
+ */
+export type SchemaDialect = "draft-07" | "2019-09" | "2020-12";
+
+export function schemaDialect(schema: JsonSchema, fallback: SchemaDialect = "draft-07"): SchemaDialect {
+  const declared = typeof schema.$schema === "string" ? schema.$schema : "";
+  if (/\/draft\/2020-12\//.test(declared)) return "2020-12";
+  if (/\/draft\/2019-09\//.test(declared)) return "2019-09";
+  if (/\/draft-0[4-7]\//.test(declared)) return "draft-07";
+  return fallback;
+}
+
+const AJV_MODULES: Record<SchemaDialect, () => Promise<unknown>> = {
+  "draft-07": () => import("ajv"),
+  "2019-09": () => import("ajv/dist/2019.js"),
+  "2020-12": () => import("ajv/dist/2020.js"),
+};
+
+/** One ajv per dialect for the process, loaded on first use (shared by every schema, even those compiled at the same time). */
+const ajvInstances = new Map<SchemaDialect, Promise<AjvLike>>();
+function getAjv(dialect: SchemaDialect): Promise<AjvLike> {
+  let instance = ajvInstances.get(dialect);
+  if (!instance) {
+    instance = AJV_MODULES[dialect]().then((mod) => {
+      const m = mod as unknown as { default: unknown };
+      const Ajv = ((m.default as { default?: unknown }).default ?? m.default) as new (opts: object) => AjvLike;
+      // Never `loadSchema`: a `$ref` to another document is not fetched (a schema ajv cannot resolve is not compiled).
+      return new Ajv({ strict: false, allErrors: true, validateFormats: false, allowUnionTypes: true });
+    }, (err: unknown) => {
+      ajvInstances.delete(dialect);
+      throw err;
+    });
+    ajvInstances.set(dialect, instance);
+  }
+  return instance;
 }
 
 function ajvMessage(e: AjvError): string {
@@ -62,9 +89,10 @@ function ajvMessage(e: AjvError): string {
 /**
  * A JSON Schema validator, compiled on first use (ajv is loaded lazily, and 300 MCP tools should not
  * cost 300 compilations at startup). A schema ajv cannot compile validates only "is an object":
- * the server still validates, and the call is not blocked by our parser's limits.
+ * the server still validates, and the call is not blocked by our parser's limits. `dialect`: the dialect
+ * of a schema that declares no `$schema` (default draft-07).
  */
-export function jsonSchemaValidator(schema: JsonSchema): LazyValidator {
+export function jsonSchemaValidator(schema: JsonSchema, dialect?: SchemaDialect): LazyValidator {
   // One compilation, however many calls arrive before it is done: concurrent first calls share it.
   let compiling: Promise<Validator> | undefined;
   const lazy: LazyValidator = () =>
@@ -73,7 +101,7 @@ export function jsonSchemaValidator(schema: JsonSchema): LazyValidator {
       throw err;
     }));
   async function compile(): Promise<Validator> {
-    const ajv = await getAjv();
+    const ajv = await getAjv(schemaDialect(schema, dialect));
     const { $schema: _ignored, ...rest } = schema;
     try {
       const fn = ajv.compile(rest);

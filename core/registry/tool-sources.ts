@@ -21,6 +21,20 @@ export interface ToolSource {
    * `load` (the source may register cached tools at this moment), so the request does not wait.
    */
   ready?(): boolean;
+  /**
+   * Asked after `load` for a name of this source that is still not registered: why its tools cannot be had
+   * (a server that needs a login, one that failed to start). The call then fails with this reason instead of
+   * "Unknown tool". Undefined: nothing to say (the name is simply unknown).
+   */
+  unavailable?(toolName: string): ToolUnavailable | undefined;
+}
+
+/** Why a source's tool cannot be called now. */
+export interface ToolUnavailable {
+  /** For the caller and the model, e.g. ``the MCP server 'srv' needs a login: run `agent mcp login srv` ``. */
+  reason: string;
+  /** `auth`: the user must log in first (the CLI exits with `ExitCode.AUTH`); `failed` (default): the source failed. */
+  kind?: "auth" | "failed";
 }
 
 export interface ToolLoadOptions {
@@ -59,8 +73,14 @@ export class ToolSources {
     if (typeof s.provides !== "function" || typeof s.load !== "function") return `tool source ${s.name}: provides and load must be functions`;
     if (this.held.has(s.name)) return `tool source ${s.name} is already registered`;
     // The host's own copy of the functions: the plugin cannot swap them later.
-    const { name, provides, load, ready } = s as ToolSource;
-    const frozen: ToolSource = Object.freeze({ name, provides: provides.bind(s), load: load.bind(s), ...(typeof ready === "function" ? { ready: ready.bind(s) } : {}) });
+    const { name, provides, load, ready, unavailable } = s as ToolSource;
+    const frozen: ToolSource = Object.freeze({
+      name,
+      provides: provides.bind(s),
+      load: load.bind(s),
+      ...(typeof ready === "function" ? { ready: ready.bind(s) } : {}),
+      ...(typeof unavailable === "function" ? { unavailable: unavailable.bind(s) } : {}),
+    });
     this.held.set(name, { plugin, source: frozen, done: false });
     return undefined;
   }
@@ -132,6 +152,20 @@ export class ToolSources {
       loaded: chosen.filter((h) => h.done).map((h) => h.source.name),
       pending: chosen.filter((h) => !h.done).map((h) => h.source.name),
     };
+  }
+
+  /** For a name still unknown after `resolve`: the first reason a source providing it gives (see `ToolSource.unavailable`). */
+  unavailable(name: string): ToolUnavailable | undefined {
+    for (const h of this.held.values()) {
+      if (!this.provides(h, name)) continue;
+      try {
+        const u = h.source.unavailable?.(name);
+        if (u && typeof u.reason === "string" && u.reason) return { reason: u.reason, kind: u.kind === "auth" ? "auth" : "failed" };
+      } catch {
+        /* a source that throws here has nothing to say */
+      }
+    }
+    return undefined;
   }
 
   /** For a call to an unknown name: load every source that may provide it. True if there was one. */

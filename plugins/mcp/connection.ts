@@ -406,7 +406,8 @@ export class McpConnection {
       // A 2025 server built to exit on any request before `initialize` ends at the `server/discover` probe:
       // started again, it gets the 2025 handshake alone.
       const proc = state.session.proc;
-      if (c.protocol !== "auto" || known || !proc?.exit || state.session.client?.getProtocolEra()) throw err;
+      // A server that died of something else (it could not start, or its stderr names the error) is not started twice.
+      if (c.protocol !== "auto" || known || !proc?.mayHaveEndedOnProbe() || state.session.client?.getProtocolEra()) throw err;
       this.log.note(`the server ended at server/discover (${proc.describeExit()}); starting it again for the 2025 handshake`);
       await this.dispose(state.session);
       state.session = Object.assign(state.session, { proc: undefined, transport: undefined, guard: undefined, client: undefined });

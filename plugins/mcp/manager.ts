@@ -5,7 +5,7 @@
  * lists change, it crashes or it comes back. What servers ask of the client and the logins are
  * `requests` (client/requests.ts): callers use it directly.
  */
-import { type CommandDefinition, type CommandRegistrar, type JsonSchema, type PluginContext, type ToolCallContext, type ToolDefinition, type ToolRegistrar, type ToolReturn } from "../../core/index.js";
+import { type CommandDefinition, type CommandRegistrar, type JsonSchema, type PluginContext, type ToolCallContext, type ToolDefinition, type ToolRegistrar, type ToolReturn, type ToolUnavailable } from "../../core/index.js";
 import { redactString } from "../../kit/index.js";
 import type { Prompt, Tool } from "@modelcontextprotocol/client";
 import { describeTarget, type ServerConfig } from "./config.js";
@@ -15,6 +15,7 @@ import { ClientRequests } from "./client/requests.js";
 import { authState, type AuthEnv } from "./oauth/store.js";
 import { namesFor, prefixFor, serverParts, shortHash } from "./naming.js";
 import { argumentHint, parsePromptArgs } from "./prompt-args.js";
+import { checkStructured } from "./output-schema.js";
 import { mcpToolRisk } from "./risk.js";
 import { McpSkills } from "./skills/server-skills.js";
 import { descriptors, mentionsTooManyFiles, tooManyFilesReason } from "./transport/descriptors.js";
@@ -180,8 +181,20 @@ export class McpManager implements ConnectionListener {
         provides: (tool) => tool.startsWith(prefix),
         ready: () => this.prime(c),
         load: () => this.connect(c),
+        unavailable: () => this.unavailable(c),
       });
     }
+  }
+
+  /** Why a name of this server's is not registered after it was started: a login it needs, or its failed start. */
+  private unavailable(c: McpConnection): ToolUnavailable | undefined {
+    if (c.status === "connected") return undefined;
+    const needs = c.auth?.provider.needsLogin;
+    if (needs) {
+      return { kind: "auth", reason: `the MCP server '${c.name}' needs a login${needs.scope ? ` (scope ${needs.scope})` : ""}: run \`agent mcp login ${c.name}\`` };
+    }
+    if (c.status !== "failed" && c.status !== "disconnected") return undefined;
+    return { kind: "failed", reason: redactString(`the MCP server '${c.name}' ${c.status === "failed" ? "failed to start" : "is not available"}: ${c.error ?? "no reason given"}`) };
   }
 
   async registerCommands(registrar: CommandRegistrar): Promise<void> {
@@ -317,6 +330,8 @@ export class McpManager implements ConnectionListener {
       description: `[MCP:${c.name}] ${tool.description?.trim() || tool.title || annotations?.title || tool.name}`,
       // Kept whole (the gate validates it before anything is sent); only a missing `type` is filled in.
       inputSchema: schema && schema.type === "object" ? schema : { ...(schema ?? {}), type: "object" },
+      // MCP's dialect when the schema declares no `$schema` (2025-11-25 and 2026-07-28).
+      schemaDialect: "2020-12",
       // The server's hints may raise the risk, never lower it, unless the user trusts the server (risk.ts).
       risk: mcpToolRisk({ name: tool.name, description: tool.description, annotations }, cfg),
       timeoutMs: cfg.toolTimeout,
@@ -329,8 +344,9 @@ export class McpManager implements ConnectionListener {
       callsTools: false,
       run: (input, ctx) => {
         // The usual case, connected and this definition current: straight to the server.
-        if (c.status === "connected" && this.registeredTools.get(c.name)?.get(name) === def) return c.callTool(tool.name, input, ctx, readHint);
-        return this.callWhenCurrent(c, tool.name, name, def, input, ctx, readHint);
+        const sent = c.status === "connected" && this.registeredTools.get(c.name)?.get(name) === def ? c.callTool(tool.name, input, ctx, readHint) : this.callWhenCurrent(c, tool.name, name, def, input, ctx, readHint);
+        // A tool with an output schema has its structured result checked against it (output-schema.ts).
+        return tool.outputSchema ? sent.then((r) => checkStructured(c.name, tool, r)) : sent;
       },
     };
     return def;

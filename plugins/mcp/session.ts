@@ -41,6 +41,13 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
+/** The request an attempt at `stage` had not had answered: `initialize` during the handshake (the probe included). */
+function awaited(stage: string): string {
+  if (stage === "listing tools") return "tools/list";
+  if (stage === "listing prompts") return "prompts/list";
+  return "initialize";
+}
+
 /** Why a connection attempt failed, in words: what it waited for, what the server wrote or how it exited. */
 export function explainFailure(err: unknown, state: Attempt, config: Pick<ServerConfig, "connectTimeout" | "url">): string {
   const { proc, transport } = state.session;
@@ -50,13 +57,13 @@ export function explainFailure(err: unknown, state: Attempt, config: Pick<Server
     if (noise?.lines) {
       msg += `; it wrote ${noise.lines} line${noise.lines > 1 ? "s" : ""} to stdout that ${noise.lines > 1 ? "are" : "is"} not JSON-RPC, e.g. ${JSON.stringify(noise.last)}`;
     }
-    if (proc?.exit) msg += `; ${proc.describeExit()}`;
+    if (proc?.exit) msg += `; ${proc.describeExit(awaited(state.stage))}`;
     else if (proc?.stderrTail()) msg += ` (stderr: ${proc.stderrTail()})`;
     return msg;
   }
   const closeReason = (transport as { closeReason?: string } | undefined)?.closeReason;
   if (closeReason) return closeReason;
-  if (proc?.exit) return proc.describeExit();
+  if (proc?.exit) return proc.describeExit(awaited(state.stage));
   return describeError(err, config.url);
 }
 

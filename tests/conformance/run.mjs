@@ -93,8 +93,28 @@ async function runOne(set, scenario) {
     }
 }
 
+const USAGE = `Usage: node tests/conformance/run.mjs [--json] [--set 2025|2026-07-28] [--all | scenario...]
+
+Runs MCP conformance client scenarios against the built agent CLI (npm run build first).
+  --set 2025        @modelcontextprotocol/conformance 0.1.16, at the 2025 wire
+  --set 2026-07-28  0.2.0-alpha.12 (conformance-next), its scored 2026-07-28 client scenarios
+  --all             every scenario of the set (both sets without --set); default: ${DEFAULT_SCENARIOS.join(", ")}
+  --json            results as JSON
+Environment: CONFORMANCE_JOBS (scenarios at once, default 2), CONFORMANCE_VERBOSE=1 (a failing scenario's output).
+Exit code 0 when every scenario run passed.
+`;
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const argv = process.argv.slice(2);
+  if (argv.includes("--help") || argv.includes("-h")) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+  const unknown = argv.find((a) => a.startsWith("-") && !["--json", "--all", "--set"].includes(a));
+  if (unknown) {
+    process.stderr.write(`unknown option ${unknown}\n\n${USAGE}`);
+    process.exit(2);
+  }
   const json = argv.includes("--json");
   const all = argv.includes("--all");
   const setAt = argv.indexOf("--set");

@@ -97,3 +97,27 @@ describe("a hostile source costs only itself", () => {
     expect((await host.tools.call("lazy__echo", { t: "ok" })).output).toBe("lazy:ok");
   });
 });
+
+describe("a source that cannot provide its tools", () => {
+  test("says why: the call fails with its reason (E_TOOL_NEEDS_AUTH for a login), not Unknown tool; a throwing one says nothing", async () => {
+    const plugin: Plugin = {
+      name: "gated",
+      registerTools(tools) {
+        tools.addSource({ name: "gated:auth", provides: (n) => n.startsWith("auth__"), load: async () => {}, unavailable: () => ({ kind: "auth", reason: "run `login auth`" }) });
+        tools.addSource({ name: "gated:dead", provides: (n) => n.startsWith("dead__"), load: async () => {}, unavailable: (n) => ({ reason: `${n}: it crashed` }) });
+        tools.addSource({
+          name: "gated:odd",
+          provides: (n) => n.startsWith("odd__"),
+          load: async () => {},
+          unavailable: () => {
+            throw new Error("boom");
+          },
+        });
+      },
+    };
+    const { host } = await testHost({ plugins: [plugin], lazyTools: true });
+    expect(await host.tools.call("auth__x", {})).toMatchObject({ ok: false, output: "run `login auth`", error: { code: "E_TOOL_NEEDS_AUTH" } });
+    expect(await host.tools.call("dead__x", {})).toMatchObject({ ok: false, output: "dead__x: it crashed", error: { code: "E_TOOL_UNAVAILABLE" } });
+    expect((await host.tools.call("odd__x", {})).error?.code).toBe("E_TOOL_NOT_FOUND");
+  });
+});

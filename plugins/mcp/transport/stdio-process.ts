@@ -49,6 +49,29 @@ export interface SpawnOptions {
 
 const useGroups = process.platform !== "win32";
 const STDERR_TAIL_CHARS = 2000;
+const STDERR_HEAD_CHARS = 8000;
+
+/**
+ * A stderr line that says why a process failed: a thrown error (Node's `Error: …`, `TypeError: …`,
+ * `Error [ERR_MODULE_NOT_FOUND]: …`; Python's `ModuleNotFoundError: …`), `fatal:`, `error:`, `panic:`,
+ * a Rust panic, an npm error.
+ */
+const CAUSE_LINE =
+  /^(?:Uncaught\s+)?(?:(?:[A-Za-z_$][\w.$]*)?(?:Error|Exception)(?:\s*\[[^\]]*\])?:\s*\S|(?:error|fatal|panic)(?:\[[^\]]*\])?:\s*\S|thread '.*' panicked at|Exception in thread |npm (?:ERR!|error) (?!code\b)\S)/i;
+
+/**
+ * The first line of `texts` (stderr's head, then its tail) that says why a process failed, shortened to
+ * 300 characters. Python's exception-group frames (`  | RuntimeError: …`) are read without their bars.
+ */
+export function stderrCauseLine(texts: readonly string[]): string | undefined {
+  for (const text of texts) {
+    for (const raw of text.split(/\r?\n/)) {
+      const line = raw.trim().replace(/^\|\s*/, "");
+      if (CAUSE_LINE.test(line)) return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+    }
+  }
+  return undefined;
+}
 
 export class StdioServerProcess {
   readonly child: ChildProcess;
@@ -58,6 +81,8 @@ export class StdioServerProcess {
   /** Resolves once the process has exited and its output has been read (or shortly after exit). */
   readonly closed: Promise<void>;
   private stderrText = "";
+  /** The first bytes of stderr: a thrown error's message comes before its stack, which may push it out of the tail. */
+  private stderrHead = "";
   private stopping: Promise<void> | undefined;
 
   constructor(private readonly options: SpawnOptions) {
@@ -105,7 +130,9 @@ export class StdioServerProcess {
     child.on("close", () => onClosed());
     child.stderr?.on("data", (chunk: Buffer) => {
       log.write(chunk);
-      this.stderrText = (this.stderrText + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
+      const text = chunk.toString("utf8");
+      if (this.stderrHead.length < STDERR_HEAD_CHARS) this.stderrHead = (this.stderrHead + text).slice(0, STDERR_HEAD_CHARS);
+      this.stderrText = (this.stderrText + text).slice(-STDERR_TAIL_CHARS);
     });
     // A server that exits while we write must not crash the host with EPIPE.
     child.stdin?.on("error", (err) => log.note(`stdin: ${err.message}`));
@@ -123,8 +150,30 @@ export class StdioServerProcess {
     return lines.slice(-maxLines).join(" | ").slice(-400);
   }
 
-  /** Why the process is gone, for people: `exited with code 3 (stderr: fatal: boom)`. */
-  describeExit(): string {
+  /** The first line of stderr that says why the process failed (a thrown error, `fatal: …`), if there is one. */
+  stderrCause(): string | undefined {
+    return stderrCauseLine([this.stderrHead, this.stderrText]);
+  }
+
+  /**
+   * Whether a process that ended during the `server/discover` probe may have ended because of it (a 2025
+   * server built to exit on any request before `initialize`), and so is worth starting again for the 2025
+   * handshake. Not when it could not be started, nor when its stderr names another cause (a thrown error
+   * at start-up that is not about the request): such a server dies again, whatever it is sent.
+   */
+  mayHaveEndedOnProbe(): boolean {
+    const e = this.exit;
+    if (!e || e.spawnError) return false;
+    const cause = this.stderrCause();
+    return !cause || /initiali[sz]|server\/discover|method|request|protocol/i.test(cause);
+  }
+
+  /**
+   * Why the process is gone, for people: `the server process exited with code 1: Error: DATABASE_URL is not set`
+   * (the first error line of stderr), else with the last lines of stderr (`(stderr: …)`). `before`: what it
+   * had not answered yet (`initialize`), for a process that never connected.
+   */
+  describeExit(before?: string): string {
     const e = this.exit;
     if (!e) return "the server process is still running";
     if (e.spawnError) {
@@ -134,7 +183,9 @@ export class StdioServerProcess {
       if (e.spawnError.code === "EACCES") return `could not start ${cmd}: permission denied`;
       return `could not start ${cmd}: ${e.spawnError.message}`;
     }
-    const how = e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
+    const how = `${e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`}${before ? ` before answering ${before}` : ""}`;
+    const cause = this.stderrCause();
+    if (cause) return `the server process ${how}: ${cause}`;
     const tail = this.stderrTail();
     return `the server process ${how}${tail ? ` (stderr: ${tail})` : ""}`;
   }

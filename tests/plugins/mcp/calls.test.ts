@@ -64,7 +64,7 @@ describe("calling MCP tools", () => {
     await host.tools.call("mcp__flaky__crash", {});
     const next = await host.tools.call("mcp__flaky__ok", {});
     expect(next.output).toBe(
-      "Tool mcp__flaky__ok failed: MCP server flaky is not available: the server process exited with code 7 (stderr: broken after crash). " +
+      "Tool mcp__flaky__ok failed: MCP server flaky is not available: the server process exited with code 7 before answering initialize (stderr: broken after crash). " +
         "Gave up after 3 attempts to restart it; run /mcp reconnect flaky to try again.",
     );
     // 1 start + 3 restart attempts; later calls fail without starting it again.
@@ -74,7 +74,7 @@ describe("calling MCP tools", () => {
     expect(again.output).toMatch(/MCP server flaky is not available: .*gave up after 3 attempts/);
     expect(starts()).toBe(4);
     expect(host.problems.map((p) => p.message)).toContain(
-      "MCP server flaky could not be restarted: the server process exited with code 7 (stderr: broken after crash). Its tools fail until /mcp reconnect flaky succeeds.",
+      "MCP server flaky could not be restarted: the server process exited with code 7 before answering initialize (stderr: broken after crash). Its tools fail until /mcp reconnect flaky succeeds.",
     );
     // Once the cause is fixed, /mcp reconnect brings it back.
     rmSync(flag);

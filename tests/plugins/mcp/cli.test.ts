@@ -22,7 +22,7 @@ describe("agent mcp list / get", () => {
     expect(lines[0]).toMatch(/^NAME\s+TRANSPORT\s+PROTOCOL\s+STATUS\s+TOOLS\s+AUTH\s+TIME\s+DETAIL$/);
     // AUTH is "-" for stdio servers (OAuth is for remote ones).
     expect(lines[1]).toMatch(new RegExp(`^demo\\s+stdio\\s+2026-07-28\\s+connected\\s+3\\s+-\\s+\\d+ ms\\s+${process.execPath} ${DEMO_SERVER}$`));
-    expect(lines[2]).toMatch(/^down\s+stdio\s+-\s+failed\s+0\s+-\s+\d+ ms\s+the server process exited with code 3 \(stderr: fatal: boom\)$/);
+    expect(lines[2]).toMatch(/^down\s+stdio\s+-\s+failed\s+0\s+-\s+\d+ ms\s+the server process exited with code 3 before answering initialize: fatal: boom$/);
     expect(lines[3]).toMatch(/^off\s+stdio\s+-\s+disabled\s+0\s+-\s+-\s+/);
     expect(r.stdout).toContain("3 servers: 1 connected, 1 failed, 1 disabled.");
     expect(r.stderr).toBe("");

@@ -38,7 +38,7 @@ describe("servers that fail to connect", () => {
       /^MCP server invalid failed to connect: timed out after 800 ms waiting for the server to answer server\/discover or initialize; it wrote 1 line to stdout that is not JSON-RPC, e\.g\. ".*oops this is not json".*\. Continuing without invalid tools\.$/,
     );
     expect(failure(host, "exits")).toBe(
-      "MCP server exits failed to connect: the server process exited with code 3 (stderr: fatal: boom). Continuing without exits tools.",
+      "MCP server exits failed to connect: the server process exited with code 3 before answering initialize: fatal: boom. Continuing without exits tools.",
     );
     expect(failure(host, "missing")).toBe(
       'MCP server missing failed to connect: could not start "agent-test-no-such-command": command not found (is it installed and on PATH?). Continuing without missing tools.',

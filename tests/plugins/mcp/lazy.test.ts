@@ -1,10 +1,10 @@
 /**
  * Servers start when their tools are needed, through the built CLI with real stdio servers: a local
  * call starts none, an MCP call starts its own server only, a run with a warm tool cache sends its
- * first request before a slow server is up, a cold one waits a bounded time and tells the model, and a
+ * first request before a slow server is up, `agent tools` with warm caches starts none and loads no SDK code, a cold one waits a bounded time and tells the model, and a
  * cached tool the server no longer has gives an error the model can act on.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { startFake, toolResults, type FakeServer } from "../../core/loop-helpers.js";
@@ -58,6 +58,41 @@ describe("what starts", () => {
       ["b", "connected", "warm"],
       ["c", "connected", "warm"],
     ]);
+  });
+});
+
+/** A `--import` preload whose loader hook records every module URL the process resolves, into `record`. */
+function recordingLoads(p: TempProject): { nodeOptions: string; loaded(): string } {
+  const record = p.path("loaded.txt");
+  const hook = p.path("hook.mjs");
+  writeFileSync(hook, `import { appendFileSync } from "node:fs";\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(record)}, r.url + "\\n"); return r; }\n`);
+  writeFileSync(p.path("preload.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify(new URL(`file://${hook}`).href)});\n`);
+  writeFileSync(record, "");
+  return { nodeOptions: `--import ${p.path("preload.mjs")}`, loaded: () => readFileSync(record, "utf8") };
+}
+
+describe("agent tools with warm tool caches", () => {
+  test("lists every server's cached tools, starts none and loads no SDK code; a server without a cache is started", async () => {
+    const p = project();
+    expect((await cli(p, ["tools"])).code).toBe(0);
+    expect(started(p)).toEqual(["a", "b", "c"]);
+    for (const n of ["a", "b", "c"]) rmSync(p.path(`ready-${n}`));
+
+    const loads = recordingLoads(p);
+    const warm = await cli(p, ["tools", "--json"], { NODE_OPTIONS: loads.nodeOptions });
+    expect(warm.code, warm.stderr).toBe(0);
+    expect((JSON.parse(warm.stdout) as { name: string }[]).map((t) => t.name).filter((n) => n.startsWith("mcp__"))).toEqual(["mcp__a__echo", "mcp__b__echo", "mcp__c__echo"]);
+    expect(started(p)).toEqual([]);
+    // The hook saw the CLI load (so it works), and nothing of the SDK or its validator.
+    expect(loads.loaded()).toContain("/dist/cli.js");
+    expect(loads.loaded()).not.toContain("@modelcontextprotocol/");
+    expect(loads.loaded()).not.toMatch(/node_modules\/ajv/);
+
+    // A server whose cache is gone is started (and only that one); the others still list from the cache.
+    for (const f of readdirSync(p.path(".agent/cache/mcp")).filter((f) => f.startsWith("b-"))) rmSync(p.path(`.agent/cache/mcp/${f}`));
+    const cold = await cli(p, ["tools"]);
+    expect(cold.stdout).toMatch(/mcp__a__echo[\s\S]*mcp__b__echo[\s\S]*mcp__c__echo/);
+    expect(started(p)).toEqual(["b"]);
   });
 });
 
