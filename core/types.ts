@@ -17,8 +17,8 @@ export const RISKS: readonly Risk[] = ["read", "write", "execute", "network"];
 export type PermissionMode = "default" | "plan" | "acceptEdits" | "bypass";
 export const PERMISSION_MODES: readonly PermissionMode[] = ["default", "plan", "acceptEdits", "bypass"];
 
-/** A JSON Schema object describing a tool's input (`type: "object"`). */
-export type JsonSchema = { type?: string; properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown };
+export type { JsonSchema } from "../kit/schema.js";
+import type { JsonSchema } from "../kit/schema.js";
 
 /** A value that cannot be changed, all the way down (what hooks are handed). */
 export type DeepReadonly<T> = T extends (...args: any[]) => unknown

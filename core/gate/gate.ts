@@ -15,7 +15,7 @@ import type { PermissionRules } from "./permissions.js";
 import { Permissions, sameSubjects, type Permit } from "./permit.js";
 import { CallState, CONTEXT_ACCESSORS, expireCall, RUN, RunningCall } from "./running-call.js";
 import type { ToolEntry } from "../registry/registry.js";
-import type { LazyValidator, Validation, Validator } from "../registry/schema.js";
+import type { LazyValidator, Validation, Validator } from "../../kit/schema.js";
 import { closestNames } from "../../kit/text/suggest.js";
 import type { AgentEvent, AgentEventType } from "../hooks/events.js";
 import type { ToolUnavailable } from "../registry/tool-sources.js";

@@ -18,7 +18,7 @@ import { judgeWrites, protectedPlaces, type ProtectedWrite } from "./protected-p
 import { isUncertain, opaqueReason, plainSubjects } from "../../kit/shell/subject-marks.js";
 import { judgedPaths, pathSubjects, projectPath, recordJudged } from "./judged-paths.js";
 import type { ToolEntry } from "../registry/registry.js";
-import type { Validation } from "../registry/schema.js";
+import type { Validation } from "../../kit/schema.js";
 import type { CallAgentInfo, PermissionAsker, PermissionMode, SessionGrant, Workspace } from "../types.js";
 
 export interface PermitDeps {

@@ -4,7 +4,7 @@
  * nor other plugins.
  */
 import type { ModelProvider } from "../loop/model.js";
-import { isZodSchema } from "./schema.js";
+import { isZodSchema } from "../../kit/schema.js";
 import { PERMISSION_MODES, RISKS, type AgentDefinition, type CommandDefinition, type JsonSchema, type SkillDefinition, type ToolDefinition } from "../types.js";
 
 export const TOOL_NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -9,7 +9,7 @@ import { freezeCopy } from "../../kit/freeze.js";
 import type { ModelProvider } from "../loop/model.js";
 import { toolNameMatcher } from "../gate/permissions.js";
 import { checkTool, type Holders, type Rejection } from "./registry-checks.js";
-import { jsonSchemaValidator, zodToJsonSchema, zodValidator, type Validator } from "./schema.js";
+import { jsonSchemaValidator, zodToJsonSchema, zodValidator, type Validator } from "../../kit/schema.js";
 import type {
   AgentDefinition,
   CommandDefinition,

@@ -5,7 +5,8 @@
  * spec asks of clients ("MUST validate structured results against this schema"). The validator is compiled
  * on a tool's first call (ajv is loaded then, not at start-up).
  */
-import { jsonSchemaValidator, type JsonSchema, type LazyValidator, type ToolReturn } from "../../core/index.js";
+import type { JsonSchema, ToolReturn } from "../../core/index.js";
+import { jsonSchemaValidator, type LazyValidator } from "../../kit/index.js";
 import type { Tool } from "@modelcontextprotocol/client";
 
 const validators = new WeakMap<object, LazyValidator>();

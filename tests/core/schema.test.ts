@@ -2,7 +2,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, test } from "vitest";
-import { jsonSchemaValidator } from "../../core/registry/schema.js";
+import { jsonSchemaValidator } from "../../kit/schema.js";
 
 describe("jsonSchemaValidator", () => {
   test("concurrent first calls share one compilation; later calls use it without waiting", async () => {

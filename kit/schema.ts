@@ -3,7 +3,9 @@
  * returns either the (possibly coerced) input or messages naming the bad field.
  */
 import { z } from "zod";
-import type { JsonSchema } from "../types.js";
+
+/** A JSON Schema object describing a tool's input (`type: "object"`). */
+export type JsonSchema = { type?: string; properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown };
 
 export type Validation = { ok: true; value: unknown } | { ok: false; issues: string[] };
 export type Validator = (input: unknown) => Validation;
