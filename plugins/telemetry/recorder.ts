@@ -23,7 +23,10 @@ export class Recorder {
   private run: Span | undefined;
   private chat: { span?: Span; started: number; attrs: Attributes } | undefined;
   private readonly tools = new Map<string, { span?: Span; attrs: Attributes; args?: string }>();
+  /** Subagents running, by the call that started them (the `task` call), each an `invoke_agent <name>` span. */
+  private readonly agents = new Map<string, { span: Span; attrs: Attributes }>();
   private model: string | undefined;
+  private conversation: string | undefined;
   private readonly tokens;
   private readonly chatDuration;
   private readonly toolCalls;
@@ -41,7 +44,7 @@ export class Recorder {
   }
 
   /** The event types this recorder needs (others are never built for it). */
-  static readonly TYPES = ["session_start", "turn_start", "usage", "assistant_message", "tool_start", "tool_end", "session_end", "permission_grant"] as const;
+  static readonly TYPES = ["session_start", "turn_start", "usage", "assistant_message", "tool_start", "tool_end", "session_end", "permission_grant", "subagent"] as const;
 
   readonly record = (e: AgentEvent): void => {
     switch (e.type) {
@@ -61,6 +64,8 @@ export class Recorder {
         return this.log(`permission grant ${e.decision}: ${e.rules.join(", ")}`, { "event.name": "agent_host.audit.grant", "agent_host.plugin": e.plugin, "agent_host.permission.decision": e.decision, "agent_host.permission.by": e.by });
       case "session_end":
         return this.endRun(e);
+      case "subagent":
+        return e.phase === "start" ? this.startAgent(e) : e.phase === "turn" ? this.agentTurn(e) : e.phase === "end" ? this.endAgent(e) : undefined;
     }
   };
 
@@ -68,9 +73,65 @@ export class Recorder {
     return this.run ? trace.setSpan(context.active(), this.run) : context.active();
   }
 
+  /** A subagent's call's parent: its agent's span; the main conversation's: the run's. */
+  private parentOf(agent: { name?: string; agent?: string; parentCallId?: string } | undefined) {
+    const span = agent && this.agents.get(agentKey(agent))?.span;
+    return span ? trace.setSpan(context.active(), span) : this.parent();
+  }
+
+  /** A subagent: an `invoke_agent <name>` span under the call that started it (the `task` call's execute_tool). */
+  private startAgent(e: Of<"subagent">): void {
+    const tracer = this.otel.tracer;
+    if (!tracer) return;
+    const caller = e.parentCallId ? this.tools.get(e.parentCallId)?.span : undefined;
+    const attrs: Attributes = { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": e.agent, ...modelAttributes(e.model) };
+    if (this.conversation) attrs["gen_ai.conversation.id"] = this.conversation;
+    if (e.parentCallId) attrs["agent_host.parent_call.id"] = e.parentCallId;
+    const span = tracer.startSpan(`invoke_agent ${e.agent}`, { kind: SpanKind.INTERNAL, attributes: attrs }, caller ? trace.setSpan(context.active(), caller) : this.parent());
+    this.agents.set(agentKey(e), { span, attrs });
+  }
+
+  /** One model request of a subagent, told when it was answered: a `chat` span under the agent's, timed after the fact. */
+  private agentTurn(e: Of<"subagent">): void {
+    const usage = e.usage ?? { inputTokens: 0, outputTokens: 0 };
+    const attrs: Attributes = { "gen_ai.operation.name": "chat", ...modelAttributes(e.model) };
+    const seconds = (e.durationMs ?? 0) / 1000;
+    this.tokens?.record(usage.inputTokens, { ...attrs, "gen_ai.token.type": "input" });
+    this.tokens?.record(usage.outputTokens, { ...attrs, "gen_ai.token.type": "output" });
+    this.chatDuration?.record(seconds, attrs);
+    const tracer = this.otel.tracer;
+    if (!tracer) return;
+    const end = Date.now();
+    const span = tracer.startSpan(
+      `chat ${attrs["gen_ai.request.model"] ?? e.model}`,
+      { kind: SpanKind.CLIENT, startTime: end - (e.durationMs ?? 0), attributes: { ...attrs, "gen_ai.usage.input_tokens": usage.inputTokens, "gen_ai.usage.output_tokens": usage.outputTokens, ...(e.finish ? { "gen_ai.response.finish_reasons": [e.finish] } : {}) } },
+      this.parentOf(e),
+    );
+    span.end(end);
+    noteQueued("traces");
+  }
+
+  private endAgent(e: Of<"subagent">): void {
+    const key = agentKey(e);
+    const agent = this.agents.get(key);
+    this.agents.delete(key);
+    if (!agent) return;
+    const { span } = agent;
+    if (e.usage) span.setAttributes({ "gen_ai.usage.input_tokens": e.usage.inputTokens, "gen_ai.usage.output_tokens": e.usage.outputTokens });
+    if (e.reason) span.setAttribute("agent_host.stop_reason", e.reason);
+    if (e.turns !== undefined) span.setAttribute("agent_host.turns", e.turns);
+    if (e.error) {
+      span.setAttribute("error.type", e.error.code);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: redactString(e.error.message).slice(0, 500) });
+    }
+    span.end();
+    noteQueued("traces");
+  }
+
   private startRun(e: Of<"session_start">): void {
     this.endRun(undefined);
     this.model = e.model;
+    this.conversation = e.sessionId;
     const tracer = this.otel.tracer;
     if (!tracer) return;
     this.run = tracer.startSpan("invoke_agent agent-host", {
@@ -123,7 +184,7 @@ export class Recorder {
     const mcp = e.source.startsWith("mcp:") ? { "mcp.method.name": "tools/call", "agent_host.mcp.server": e.source.slice(4) } : {};
     const attrs: Attributes = { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": e.name, "gen_ai.tool.type": "function", "agent_host.tool.risk": e.risk, "agent_host.tool.source": e.source, ...mcp, ...(e.caller ? { "agent_host.caller": e.caller } : {}) };
     const args = this.logToolContent ? redactString(safeJson(e.input)) : undefined;
-    const span = this.otel.tracer?.startSpan(`execute_tool ${e.name}`, { kind: SpanKind.INTERNAL, attributes: { ...attrs, "gen_ai.tool.call.id": e.callId, ...(args !== undefined ? { "gen_ai.tool.call.arguments": args } : {}) } }, this.parent());
+    const span = this.otel.tracer?.startSpan(`execute_tool ${e.name}`, { kind: SpanKind.INTERNAL, attributes: { ...attrs, "gen_ai.tool.call.id": e.callId, ...(args !== undefined ? { "gen_ai.tool.call.arguments": args } : {}) } }, this.parentOf(e.agent));
     this.tools.set(e.callId, { span, attrs, args });
   }
 
@@ -161,8 +222,15 @@ export class Recorder {
   close(): void {
     for (const [, t] of this.tools) t.span?.end();
     this.tools.clear();
+    for (const [, a] of this.agents) a.span.end();
+    this.agents.clear();
     this.endRun(undefined);
   }
+}
+
+/** A subagent is known by the call that started it (its name when a plugin started it outside a call). */
+function agentKey(agent: { parentCallId?: string; agent?: string; name?: string }): string {
+  return agent.parentCallId ?? `agent:${agent.agent ?? agent.name}`;
 }
 
 function safeJson(value: unknown): string {
