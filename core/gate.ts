@@ -59,6 +59,8 @@ export interface GateDeps {
   sandbox: CommandSandbox;
   /** For a name no tool has: load the tool sources that may provide it (true if there was one). */
   resolveTool?(name: string): Promise<boolean>;
+  /** A running call's trace context (`PluginContext.traceCalls`): `ToolCallContext.traceContext`. */
+  traceContext?(callId: string): Readonly<Record<string, string>> | undefined;
 }
 
 /** What a call's audit record and tool_end event need besides the result. */

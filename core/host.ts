@@ -126,7 +126,10 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   // Reported like a plugin's failure: a source that throws costs its own tools, nothing else.
   const sources = new ToolSources((plugin, message) => report({ kind: "plugin", plugin, message: `Plugin ${plugin}: ${message}` }));
 
+  // The plugin that traces calls (`ctx.traceCalls`): each call's trace context, for the servers tools call.
+  let tracer: ((callId: string) => Readonly<Record<string, string>> | undefined) | undefined;
   const gate = new Gate({
+    traceContext: (callId) => tracer?.(callId),
     tools: registries.tools.entries,
     resolveTool: (name) => sources.resolve(name),
     hooks,
@@ -291,6 +294,9 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       control.current.requestStop(plugin, reason);
       return true;
     },
+    traceCalls: (context) => {
+      tracer = context;
+    },
   };
   for (const p of state.plugins) if (p.status === "loaded") await setUp(p, parts);
 
@@ -339,6 +345,7 @@ interface SetupParts {
   askUser(plugin: string, question: string): Promise<string | null>;
   canAskUser(): boolean;
   stopRun(plugin: string, reason: string): boolean;
+  traceCalls(context: (callId: string) => Readonly<Record<string, string>> | undefined): void;
 }
 
 /** One plugin's `setup` (bounded), then its object's handlers tapped. A failure removes all it registered. */
@@ -372,6 +379,9 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     canAskUser: () => parts.canAskUser(),
     stopRun: (reason: string) => parts.stopRun(p.name, String(reason)),
     emit,
+    traceCalls: (context: (callId: string) => Readonly<Record<string, string>> | undefined) => {
+      if (typeof context === "function") parts.traceCalls(context);
+    },
     audit: (r: PluginAuditRecord) =>
       audit.write({
         kind: r.kind,
