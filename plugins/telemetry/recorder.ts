@@ -218,6 +218,16 @@ export class Recorder {
     noteQueued("logs");
   }
 
+  /** A running call's W3C trace context (its execute_tool span), for the servers it calls (MCP `_meta`, SEP-414). */
+  readonly traceContext = (callId: string): Record<string, string> | undefined => {
+    const span = this.tools.get(callId)?.span;
+    if (!span) return undefined;
+    const { traceId, spanId, traceFlags, traceState } = span.spanContext();
+    const traceparent = `00-${traceId}-${spanId}-${traceFlags & 1 ? "01" : "00"}`;
+    const tracestate = traceState?.serialize();
+    return tracestate ? { traceparent, tracestate } : { traceparent };
+  };
+
   /** A run still open when the host closes ends here (its spans are exported, not lost). */
   close(): void {
     for (const [, t] of this.tools) t.span?.end();

@@ -5,9 +5,11 @@
  * redacted; nothing exported with no OTEL endpoint or with OTEL_SDK_DISABLED.
  */
 import { createServer, type Server } from "node:http";
+import path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { telemetrySettings } from "../../../plugins/telemetry/settings.js";
 import { fakeOpenAiProject, spawnCli, cleanEnv } from "../../cli/run-helpers.js";
+import { REPO_ROOT } from "../../helpers/paths.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -141,6 +143,29 @@ describe("telemetry export", () => {
     };
     within(sub, task);
     for (const c of subChats) within(c, sub);
+  });
+
+  test("an MCP tool call carries the execute_tool span's trace context in _meta (SEP-414); with telemetry off, none", async () => {
+    const otlp = await otlpReceiver();
+    const server = path.join(REPO_ROOT, "tests/plugins/telemetry/echo-meta-server.mjs");
+    const turns = [{ toolCalls: [{ id: "call_m1", name: "mcp__meta__echo_meta", arguments: {} }] }, { text: "seen" }];
+    const { srv, project } = await fakeOpenAiProject([...turns, ...turns], {
+      model: "openai:gpt-fake",
+      mcpServers: { meta: { command: process.execPath, args: [server] } },
+      permissions: { allow: ["mcp__meta__echo_meta"] },
+    });
+    const r = await run(project, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_METRICS_EXPORTER: "none", OTEL_LOGS_EXPORTER: "none" });
+    expect(r.code, r.stderr).toBe(0);
+    const tool = spansOf(otlp.got).find((s) => s.name === "execute_tool mcp__meta__echo_meta");
+    expect(attr(tool, "agent_host.tool.outcome")).toBe("ok");
+    // What the server got in its request's _meta, as its tool result came back to the model.
+    const resultOf = (i: number) => JSON.parse(srv.requests[i].body.messages.find((m: any) => m.role === "tool").content);
+    expect(resultOf(1)).toMatchObject({ traceparent: `00-${tool.traceId}-${tool.spanId}-01` });
+
+    const off = await run(project, {});
+    expect(off.code, off.stderr).toBe(0);
+    expect(resultOf(3)?.traceparent).toBeUndefined();
+    expect(JSON.stringify(resultOf(3))).not.toContain("trace");
   });
 
   test("telemetry.logToolContent puts tool inputs on spans and log records, redacted", async () => {
