@@ -121,6 +121,11 @@ export class Gate {
     this.permissions = new Permissions({ ...deps, validate: (tool, input) => this.validate(tool, input) });
   }
 
+  /** The plugin that traces calls (`PluginContext.traceCalls`): each running call's trace context, `ctx.traceContext`. */
+  traceCalls(context: (callId: string) => Readonly<Record<string, string>> | undefined): void {
+    this.deps.traceContext = context;
+  }
+
   get mode(): PermissionMode {
     return this.permissions.mode;
   }

@@ -126,10 +126,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   // Reported like a plugin's failure: a source that throws costs its own tools, nothing else.
   const sources = new ToolSources((plugin, message) => report({ kind: "plugin", plugin, message: `Plugin ${plugin}: ${message}` }));
 
-  // The plugin that traces calls (`ctx.traceCalls`): each call's trace context, for the servers tools call.
-  let tracer: ((callId: string) => Readonly<Record<string, string>> | undefined) | undefined;
   const gate = new Gate({
-    traceContext: (callId) => tracer?.(callId),
     tools: registries.tools.entries,
     resolveTool: (name) => sources.resolve(name),
     hooks,
@@ -294,9 +291,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       control.current.requestStop(plugin, reason);
       return true;
     },
-    traceCalls: (context) => {
-      tracer = context;
-    },
+    traceCalls: (context) => gate.traceCalls(context),
   };
   for (const p of state.plugins) if (p.status === "loaded") await setUp(p, parts);
 
