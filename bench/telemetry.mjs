@@ -98,7 +98,9 @@ try {
     missed ||= ratio > GOAL;
     const what = name === "calls" ? `${calls} gated calls` : `${runs} runs of 5 tool turns`;
     const range = (xs) => `[${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)}]`;
-    console.log(`  ${what.padEnd(24)} CPU ${ratio.toFixed(3)}x ${range(cpu)} ${median(offMs).toFixed(0)} → ${median(onMs).toFixed(0)} ms;  wall ${median(wall).toFixed(3)}x ${range(wall)}  (goal ≤ ${GOAL}x)`);
+    // What telemetry adds per call (or run), in CPU: the median of the rounds' differences.
+    const added = median(onMs.map((on, i) => on - offMs[i])) / (name === "calls" ? calls : runs) * 1000;
+    console.log(`  ${what.padEnd(24)} CPU ${ratio.toFixed(3)}x ${range(cpu)} ${median(offMs).toFixed(0)} → ${median(onMs).toFixed(0)} ms (+${added.toFixed(1)} µs per ${name === "calls" ? "call" : "run"});  wall ${median(wall).toFixed(3)}x ${range(wall)}  (goal ≤ ${GOAL}x)`);
   }
 } finally {
   await Promise.all([on.close(), off.close()]);

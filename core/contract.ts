@@ -184,6 +184,12 @@ export interface PluginContext<O = Record<string, unknown>> extends KindRegistra
   stopRun(reason: string): boolean;
   /** Emit an event on the `event` hook. */
   emit(event: AgentEvent): void;
+  /**
+   * Trace this host's tool calls: `context(callId)` gives a running call's W3C trace context (`traceparent`,
+   * `tracestate`), which tools read as `ToolCallContext.traceContext` and pass to the servers they call.
+   * One tracer per host: a later call replaces the earlier.
+   */
+  traceCalls(context: (callId: string) => Readonly<Record<string, string>> | undefined): void;
   /** Record an audit entry (secrets are redacted by the host). */
   audit(record: PluginAuditRecord): void;
   /**

@@ -85,6 +85,13 @@ export interface ToolCallContext {
    */
   readonly wantsProgress: boolean;
   /**
+   * The call's W3C trace context (`traceparent`, and `tracestate` when there is one) when a plugin traces
+   * this host's calls (`PluginContext.traceCalls`: the telemetry plugin's `execute_tool` span). A tool that
+   * calls a server passes it on, so the server's spans join the trace (the MCP plugin: the request's
+   * `_meta`, SEP-414). Undefined when nothing traces calls. Computed when read.
+   */
+  readonly traceContext?: Readonly<Record<string, string>>;
+  /**
    * The OS sandbox for processes the tool starts (config `sandbox`): pass the spawn through
    * `await ctx.sandbox.wrap({ file, args, cwd, env })` and spawn what it returns. See `CommandSandbox`.
    */

@@ -63,6 +63,8 @@ export interface GateDeps {
    * one); for a name still unknown after that, `unavailable` says why (a login needed, a failed start).
    */
   sources?: { resolve(name: string): Promise<boolean>; unavailable(name: string): ToolUnavailable | undefined };
+  /** A running call's trace context (`PluginContext.traceCalls`): `ToolCallContext.traceContext`. */
+  traceContext?(callId: string): Readonly<Record<string, string>> | undefined;
 }
 
 /** What a call's audit record and tool_end event need besides the result. */
@@ -121,6 +123,11 @@ export class Gate {
 
   constructor(private readonly deps: GateDeps) {
     this.permissions = new Permissions({ ...deps, validate: (tool, input) => this.validate(tool, input) });
+  }
+
+  /** The plugin that traces calls (`PluginContext.traceCalls`): each running call's trace context, `ctx.traceContext`. */
+  traceCalls(context: (callId: string) => Readonly<Record<string, string>> | undefined): void {
+    this.deps.traceContext = context;
   }
 
   get mode(): PermissionMode {

@@ -28,9 +28,14 @@ export class RunningCall {
   constructor(
     readonly timeoutMs: number,
     private readonly outer: AbortSignal | undefined,
-    private readonly deps: { emit(event: AgentEvent): void },
+    private readonly deps: { emit(event: AgentEvent): void; traceContext?(callId: string): Readonly<Record<string, string>> | undefined },
     private readonly name: string,
   ) {}
+
+  /** The call's trace context, from the plugin that traces calls (`PluginContext.traceCalls`), if any. */
+  traceContext(callId: string): Readonly<Record<string, string>> | undefined {
+    return this.deps.traceContext?.(callId);
+  }
 
   signal(): AbortSignal {
     if (!this.controller) {
@@ -104,6 +109,12 @@ export const CONTEXT_ACCESSORS: PropertyDescriptorMap = {
   aborted: {
     get(this: { [RUN]: RunningCall }) {
       return this[RUN].aborted;
+    },
+    enumerable: true,
+  },
+  traceContext: {
+    get(this: { [RUN]: RunningCall; callId: string }) {
+      return this[RUN].traceContext(this.callId);
     },
     enumerable: true,
   },

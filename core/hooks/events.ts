@@ -76,12 +76,13 @@ export type AgentEvent =
       shortened: number;
     }
   /**
-   * A subagent (`runDetached`) started, made a tool call (its own tool_start/tool_end carry `agent` too),
-   * or ended; `parentCallId` is the call that started it.
+   * A subagent (`runDetached`) started, had a model request answered (`turn`: its number in `turns`, that
+   * request's `usage`, `durationMs` and `finish`), made a tool call (its own tool_start/tool_end carry
+   * `agent` too), or ended; `parentCallId` is the call that started it.
    */
   | {
       type: "subagent";
-      phase: "start" | "tool" | "end";
+      phase: "start" | "turn" | "tool" | "end";
       agent: string;
       parentCallId?: string;
       model?: string;
@@ -91,6 +92,8 @@ export type AgentEvent =
       usage?: { inputTokens: number; outputTokens: number };
       durationMs?: number;
       error?: { code: string; message: string };
+      /** `turn`: how the model's answer ended (it asked for tools, it finished, or it hit its output limit). */
+      finish?: "tool_calls" | "stop" | "length";
     }
   | { type: "error"; code: string; message: string }
   | {

@@ -291,6 +291,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       control.current.requestStop(plugin, reason);
       return true;
     },
+    traceCalls: (context) => gate.traceCalls(context),
   };
   for (const p of state.plugins) if (p.status === "loaded") await setUp(p, parts);
 
@@ -339,6 +340,7 @@ interface SetupParts {
   askUser(plugin: string, question: string): Promise<string | null>;
   canAskUser(): boolean;
   stopRun(plugin: string, reason: string): boolean;
+  traceCalls(context: (callId: string) => Readonly<Record<string, string>> | undefined): void;
 }
 
 /** One plugin's `setup` (bounded), then its object's handlers tapped. A failure removes all it registered. */
@@ -372,6 +374,9 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     canAskUser: () => parts.canAskUser(),
     stopRun: (reason: string) => parts.stopRun(p.name, String(reason)),
     emit,
+    traceCalls: (context: (callId: string) => Readonly<Record<string, string>> | undefined) => {
+      if (typeof context === "function") parts.traceCalls(context);
+    },
     audit: (r: PluginAuditRecord) =>
       audit.write({
         kind: r.kind,

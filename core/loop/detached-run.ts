@@ -108,6 +108,7 @@ class DetachedRun {
       if (this.signal.aborted) throw new Aborted();
       this.turns++;
       let turn: TurnOutput;
+      const sent = performance.now();
       try {
         turn = await this.request();
       } catch (err) {
@@ -118,6 +119,7 @@ class DetachedRun {
         this.usage.inputTokens += turn.usage.inputTokens;
         this.usage.outputTokens += turn.usage.outputTokens;
       }
+      this.turnEnded(turn, performance.now() - sent);
       this.text = turn.text;
       this.push({ role: "assistant", content: turn.text, ...(turn.toolCalls.length ? { toolCalls: turn.toolCalls } : {}) });
       if (turn.toolCalls.length === 0) return turn.stop === "max_tokens" ? "max_tokens" : "end_turn";
@@ -125,6 +127,15 @@ class DetachedRun {
       if (this.signal.aborted) throw new Aborted();
       if (this.turns >= maxTurns) return "max_turns";
     }
+  }
+
+  /** The `turn` event: one model request of the agent answered (telemetry's chat span). */
+  private turnEnded(turn: TurnOutput, durationMs: number): void {
+    const { host } = this.deps;
+    const { name, parentCallId } = this.options.agent;
+    const finish = turn.toolCalls.length ? "tool_calls" : turn.stop === "max_tokens" ? "length" : "stop";
+    const usage = { inputTokens: turn.usage?.inputTokens ?? 0, outputTokens: turn.usage?.outputTokens ?? 0 };
+    host.emit({ type: "subagent", phase: "turn", agent: name, ...(parentCallId ? { parentCallId } : {}), model: this.resolved.ref, turns: this.turns, usage, durationMs, finish });
   }
 
   private request(): Promise<TurnOutput> {

@@ -6,6 +6,7 @@ import { agent, methods, ndJsonStream, PROTOCOL_VERSION, RequestError } from "@a
 import { AgentError, PERMISSION_MODES, type CliContext, type PermissionMode } from "../../core/index.js";
 import { hostVersion } from "../../kit/index.js";
 import { mcpServersConfig } from "./mcp-servers.js";
+import type { ClientFs } from "./client-files.js";
 import { AcpSession } from "./session.js";
 import { replay } from "./replay.js";
 
@@ -29,6 +30,8 @@ export async function runAcp(ctx: CliContext<Values>): Promise<number> {
   const maxTurns = ctx.values["max-turns"] === undefined ? undefined : Number(ctx.values["max-turns"]);
   if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns > 0)) throw new AgentError("E_USAGE", `--max-turns must be a positive whole number; got "${ctx.values["max-turns"]}"`);
   const runOptions = { model: ctx.values.model, maxTurns };
+  // What the editor offers (initialize): its files, read and written through it.
+  let clientFs: ClientFs = {};
   const sessions = new Map<string, AcpSession>();
   const find = (id: string) => {
     const s = sessions.get(id);
@@ -37,7 +40,7 @@ export async function runAcp(ctx: CliContext<Values>): Promise<number> {
   };
   const open = async (client: AcpSession["client"], cwd: string, mcp: Parameters<typeof mcpServersConfig>[0]) => {
     checkFolder(cwd);
-    const session = new AcpSession(client, cwd, runOptions);
+    const session = new AcpSession(client, cwd, runOptions, clientFs);
     const servers = mcpServersConfig(mcp);
     session.attach(await ctx.openSessionHost({ cwd, askPermission: session.asker, plugins: [session.plugin()], ...(servers ? { config: { mcpServers: servers } as never } : {}) }));
     sessions.set(session.id, session);
@@ -46,12 +49,15 @@ export async function runAcp(ctx: CliContext<Values>): Promise<number> {
   const modes = (s: AcpSession) => ({ currentModeId: s.host.permissionMode, availableModes: PERMISSION_MODES.map((id) => ({ id, name: MODE_NAMES[id] })) });
 
   const app = agent({ name: "agent-host" })
-    .onRequest(methods.agent.initialize, () => ({
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      clientFs = { readTextFile: params.clientCapabilities?.fs?.readTextFile === true, writeTextFile: params.clientCapabilities?.fs?.writeTextFile === true };
+      return {
       protocolVersion: PROTOCOL_VERSION,
       agentInfo: { name: "agent-host", title: "agent-host", version: hostVersion() },
       agentCapabilities: { loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true }, mcpCapabilities: { http: true, sse: true } },
       authMethods: [],
-    }))
+      };
+    })
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
       const s = await open(client, params.cwd, params.mcpServers);
       return { sessionId: s.id, modes: modes(s) };

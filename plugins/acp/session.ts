@@ -4,8 +4,9 @@
  * the agent loop's run and its end as the ACP stop reason.
  */
 import type { AgentContext, ContentBlock, PermissionOption, RequestPermissionResponse, SessionUpdate, StopReason as AcpStopReason } from "@agentclientprotocol/sdk";
-import type { CliSessionHost, PermissionAnswer, PermissionAsker, PermissionRequest, Plugin } from "../../core/index.js";
+import type { CliSessionHost, PermissionAnswer, PermissionAsker, PermissionRequest, Plugin, ToolResult } from "../../core/index.js";
 import type { RunResult } from "../../core/embed.js";
+import { ClientFiles, type ClientFs } from "./client-files.js";
 import { titleOf, toolKind, toUpdate } from "./updates.js";
 
 const OPTIONS: PermissionOption[] = [
@@ -26,24 +27,43 @@ const STOP: Record<RunResult["reason"], AcpStopReason> = {
 export class AcpSession {
   private running: AbortController | undefined;
   host!: CliSessionHost;
+  private readonly files: ClientFiles;
 
   constructor(
     readonly client: AgentContext,
     readonly cwd: string,
     private readonly runOptions: { model?: string; maxTurns?: number },
-  ) {}
+    fs: ClientFs = {},
+  ) {
+    this.files = new ClientFiles(client, () => this.id, () => this.host.workspace, fs);
+  }
 
   get id(): string {
     return this.host.sessionId;
   }
 
+  /** The updates sent so far, in order (an edit's diff waits for the editor's text of its file). */
+  private outbox: Promise<void> = Promise.resolve();
+
   attach(host: CliSessionHost): void {
     this.host = host;
     host.on((event) => {
+      // An edit's diff starts from the editor's text of the file when the editor offers it.
+      if (event.type === "tool_start" && event.risk === "write" && this.files.fs.readTextFile) {
+        const text = this.files.textOf(event.input);
+        return this.send(text.then((t) => toUpdate(event, host.cwd, t)));
+      }
       const update = toUpdate(event, host.cwd);
       if (!update) return;
       if (event.type === "tool_end") this.addOutput(update, event.callId, event.error === undefined);
-      void this.client.notify("session/update", { sessionId: this.id, update }).catch(() => {});
+      this.send(update);
+    });
+  }
+
+  private send(update: SessionUpdate | undefined | Promise<SessionUpdate | undefined>): void {
+    this.outbox = this.outbox.then(async () => {
+      const u = await update;
+      if (u) await this.client.notify("session/update", { sessionId: this.id, update: u }).catch(() => {});
     });
   }
 
@@ -56,12 +76,16 @@ export class AcpSession {
 
   private readonly outputs = new Map<string, string>();
 
-  /** This session's own plugin: it keeps each call's output until the call's end is sent. */
+  /** This session's own plugin: the editor's files when it offers them; it keeps each call's output until the call's end is sent. */
   plugin(): Plugin {
+    const files = this.files.active ? this.files : undefined;
     return {
       name: "acp-session",
-      afterToolCall: (result) => {
-        this.outputs.set(result.callId, result.output);
+      ...(files ? { beforeToolCall: files.before } : {}),
+      afterToolCall: async (result, call) => {
+        const out = files ? await files.after(result as ToolResult, call) : result;
+        this.outputs.set(out.callId, out.output);
+        return out as ToolResult;
       },
     };
   }
@@ -72,6 +96,8 @@ export class AcpSession {
     const call = req as PermissionRequest;
     const toolCall = { toolCallId: call.callId ?? `ask_${Date.now()}`, title: titleOf(call.tool.name, call.input), kind: toolKind(call.tool.name, call.tool.risk), status: "pending" as const, rawInput: call.input as Record<string, unknown> };
     let answer: RequestPermissionResponse;
+    // The call is announced (tool_call) before it is asked about.
+    await this.outbox;
     try {
       answer = await this.client.request("session/request_permission", { sessionId: this.id, toolCall, options: OPTIONS });
     } catch {

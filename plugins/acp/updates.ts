@@ -21,12 +21,12 @@ function inputPath(input: unknown): string | undefined {
 }
 
 /** What an edit would change, as ACP shows a diff: the file as it is, and as the call would leave it. */
-function diffOf(name: string, input: unknown, cwd: string): ToolCallContent[] {
+function diffOf(name: string, input: unknown, cwd: string, editorText?: string): ToolCallContent[] {
   const rel = inputPath(input);
   if (!rel) return [];
   const file = path.resolve(cwd, rel);
   const i = input as { content?: unknown; old_string?: unknown; new_string?: unknown; replace_all?: unknown };
-  const old = existsSync(file) ? safeRead(file) : undefined;
+  const old = editorText ?? (existsSync(file) ? safeRead(file) : undefined);
   if (name === "write_file" && typeof i.content === "string") return [{ type: "diff", path: file, oldText: old ?? null, newText: i.content }];
   if (name === "edit_file" && typeof i.old_string === "string" && typeof i.new_string === "string" && old !== undefined) {
     const newText = i.replace_all === true ? old.split(i.old_string).join(i.new_string) : old.replace(i.old_string, () => i.new_string as string);
@@ -49,7 +49,8 @@ export function titleOf(name: string, input: unknown): string {
   return subject ? `${name}: ${subject.length > 80 ? `${subject.slice(0, 77)}…` : subject}` : name;
 }
 
-export function toUpdate(event: AgentEvent, cwd: string): SessionUpdate | undefined {
+/** `editorText`: the editor's text of the file a write names (its unsaved buffer), for the diff. */
+export function toUpdate(event: AgentEvent, cwd: string, editorText?: string): SessionUpdate | undefined {
   switch (event.type) {
     case "text_delta":
       return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } };
@@ -63,7 +64,7 @@ export function toUpdate(event: AgentEvent, cwd: string): SessionUpdate | undefi
         status: "pending",
         rawInput: event.input as Record<string, unknown>,
         ...(where ? { locations: [{ path: path.resolve(cwd, where) }] } : {}),
-        ...(event.risk === "write" ? { content: diffOf(event.name, event.input, cwd) } : {}),
+        ...(event.risk === "write" ? { content: diffOf(event.name, event.input, cwd, editorText) } : {}),
       };
     }
     case "permission_decision":

@@ -256,7 +256,9 @@ export class McpConnection {
   private send(s: Session, name: string, args: unknown, ctx: ToolCallContext): Promise<CallToolResult> {
     // A progressToken only when someone hears progress: the SDK's per-request handler (a closure over
     // the call) costs ~8 µs of client CPU and most of the GC of a call at 16 in flight (bench/mcp.mjs).
-    return s.client.callTool({ name, arguments: args as Record<string, unknown> }, {
+    // With telemetry on, the call's trace context rides in `_meta` (SEP-414): the server's spans join the trace.
+    const trace = ctx.traceContext;
+    return s.client.callTool({ name, arguments: args as Record<string, unknown>, ...(trace ? { _meta: { ...trace } } : {}) }, {
       ...this.headerDefinition(s, name),
       signal: sdkSignal(ctx),
       timeout: NO_SDK_TIMEOUT,

@@ -40,15 +40,19 @@ export function unsentCounts(): { spans: number; logs: number; metricExportsFail
   return { spans: Math.max(0, counts.traces.queued - counts.traces.sent), logs: Math.max(0, counts.logs.queued - counts.logs.sent), metricExportsFailed: counts.metrics.lost };
 }
 
-/** An exporter that counts what it could not send (a refused or unreachable endpoint). */
+/**
+ * An exporter that counts what it could not send (a refused or unreachable endpoint), and serializes a
+ * batch on a later turn of the event loop: a batch processor exports at once when its batch fills up,
+ * which is inside the call whose span ended last; the call should not wait for the encoding of 512 spans.
+ */
 function counting<T extends { export(items: any, done: (r: ExportResult) => void): void }>(exporter: T, signal: Signal, size: (items: any) => number): T {
   const send = exporter.export.bind(exporter);
-  exporter.export = (items, done) =>
-    send(items, (result) => {
-      if (result.code === 0) counts[signal].sent += size(items);
-      else counts[signal].lost += size(items);
-      done(result);
-    });
+  const count = (items: any, done: (r: ExportResult) => void) => (result: ExportResult) => {
+    if (result.code === 0) counts[signal].sent += size(items);
+    else counts[signal].lost += size(items);
+    done(result);
+  };
+  exporter.export = (items, done) => void setImmediate(() => send(items, count(items, done)));
   return exporter;
 }
 

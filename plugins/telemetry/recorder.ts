@@ -1,15 +1,16 @@
 /**
  * The host's events as OpenTelemetry data, following the GenAI semantic conventions: a run is an
  * `invoke_agent` span, each model request a `chat <model>` child with token usage, each gated call an
- * `execute_tool <name>` child (a root span for calls made outside a run: `agent mcp serve`, `agent call`)
- * with the permission decision, outcome and risk, and MCP attributes for an MCP server's tool. Metrics:
- * token usage, model request and tool durations, calls by outcome. Each call's audit record is a log
- * record. Tool inputs are left out unless `telemetry.logToolContent`, and then redacted as the audit is.
+ * `execute_tool <name>` child (tool-calls.ts; a root span for calls made outside a run: `agent mcp serve`,
+ * `agent call`), each subagent an `invoke_agent <name>` span under the call that started it, with its own
+ * chat and tool spans beneath. Metrics: token usage, model request durations (and the calls'). Session
+ * permission grants are log records.
  */
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from "@opentelemetry/api";
 import { type AgentEvent } from "../../core/index.js";
 import { redactString } from "../../kit/index.js";
 import { noteQueued, type Providers } from "./providers.js";
+import { ToolCalls } from "./tool-calls.js";
 
 type Of<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 
@@ -23,26 +24,28 @@ function modelAttributes(ref: string | undefined): Attributes {
 export class Recorder {
   private run: Span | undefined;
   private chat: { span?: Span; started: number; attrs: Attributes } | undefined;
-  private readonly tools = new Map<string, { span?: Span; attrs: Attributes; args?: string }>();
+  private runContext: Context | undefined;
+  /** The gated calls: their spans, audit log records and metrics. */
+  readonly calls: ToolCalls;
+  /** Subagents running, by the call that started them (the `task` call), each an `invoke_agent <name>` span. */
+  private readonly agents = new Map<string, { span: Span; attrs: Attributes }>();
   private model: string | undefined;
+  private conversation: string | undefined;
   private readonly tokens;
   private readonly chatDuration;
-  private readonly toolCalls;
-  private readonly toolDuration;
 
   constructor(
     private readonly otel: Providers,
-    private readonly logToolContent: boolean,
+    logToolContent: boolean,
   ) {
     const meter = otel.meter;
     this.tokens = meter?.createHistogram("gen_ai.client.token.usage", { unit: "{token}", description: "Tokens used by a model request" });
     this.chatDuration = meter?.createHistogram("gen_ai.client.operation.duration", { unit: "s", description: "Duration of a model request" });
-    this.toolCalls = meter?.createCounter("agent_host.tool.calls", { unit: "{call}", description: "Gated tool calls, by outcome" });
-    this.toolDuration = meter?.createHistogram("agent_host.tool.duration", { unit: "s", description: "Duration of a gated tool call" });
+    this.calls = new ToolCalls(otel, logToolContent, (agent) => this.parentOf(agent));
   }
 
   /** The event types this recorder needs (others are never built for it). */
-  static readonly TYPES = ["session_start", "turn_start", "usage", "assistant_message", "tool_start", "tool_end", "session_end", "permission_grant"] as const;
+  static readonly TYPES = ["session_start", "turn_start", "usage", "assistant_message", "tool_start", "tool_end", "session_end", "permission_grant", "subagent"] as const;
 
   readonly record = (e: AgentEvent): void => {
     switch (e.type) {
@@ -55,35 +58,96 @@ export class Recorder {
       case "assistant_message":
         return this.endChat(e.toolCalls.length ? "tool_calls" : "stop");
       case "tool_start":
-        return this.startTool(e);
+        return this.calls.start(e);
       case "tool_end":
-        return this.endTool(e);
+        return this.calls.end(e);
       case "permission_grant":
         return this.log(`permission grant ${e.decision}: ${e.rules.join(", ")}`, { "event.name": "agent_host.audit.grant", "agent_host.plugin": e.plugin, "agent_host.permission.decision": e.decision, "agent_host.permission.by": e.by });
       case "session_end":
         return this.endRun(e);
+      case "subagent":
+        return e.phase === "start" ? this.startAgent(e) : e.phase === "turn" ? this.agentTurn(e) : e.phase === "end" ? this.endAgent(e) : undefined;
     }
   };
 
-  private parent() {
-    return this.run ? trace.setSpan(context.active(), this.run) : context.active();
+  private parent(): Context {
+    return this.runContext ?? context.active();
+  }
+
+  /** A subagent's call's parent: its agent's span; the main conversation's: the run's. */
+  private parentOf(agent: { name?: string; agent?: string; parentCallId?: string } | undefined): Context {
+    const span = agent && this.agents.get(agentKey(agent))?.span;
+    return span ? trace.setSpan(context.active(), span) : this.parent();
+  }
+
+  /** A subagent: an `invoke_agent <name>` span under the call that started it (the `task` call's execute_tool). */
+  private startAgent(e: Of<"subagent">): void {
+    const tracer = this.otel.tracer;
+    if (!tracer) return;
+    const caller = e.parentCallId ? this.calls.span(e.parentCallId) : undefined;
+    const attrs: Attributes = { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": e.agent, ...modelAttributes(e.model) };
+    if (this.conversation) attrs["gen_ai.conversation.id"] = this.conversation;
+    if (e.parentCallId) attrs["agent_host.parent_call.id"] = e.parentCallId;
+    const span = tracer.startSpan(`invoke_agent ${e.agent}`, { kind: SpanKind.INTERNAL, attributes: attrs }, caller ? trace.setSpan(context.active(), caller) : this.parent());
+    this.agents.set(agentKey(e), { span, attrs });
+  }
+
+  /** One model request of a subagent, told when it was answered: a `chat` span under the agent's, timed after the fact. */
+  private agentTurn(e: Of<"subagent">): void {
+    const usage = e.usage ?? { inputTokens: 0, outputTokens: 0 };
+    const attrs: Attributes = { "gen_ai.operation.name": "chat", ...modelAttributes(e.model) };
+    const seconds = (e.durationMs ?? 0) / 1000;
+    this.tokens?.record(usage.inputTokens, { ...attrs, "gen_ai.token.type": "input" });
+    this.tokens?.record(usage.outputTokens, { ...attrs, "gen_ai.token.type": "output" });
+    this.chatDuration?.record(seconds, attrs);
+    const tracer = this.otel.tracer;
+    if (!tracer) return;
+    const end = Date.now();
+    const span = tracer.startSpan(
+      `chat ${attrs["gen_ai.request.model"] ?? e.model}`,
+      { kind: SpanKind.CLIENT, startTime: end - (e.durationMs ?? 0), attributes: { ...attrs, "gen_ai.usage.input_tokens": usage.inputTokens, "gen_ai.usage.output_tokens": usage.outputTokens, ...(e.finish ? { "gen_ai.response.finish_reasons": [e.finish] } : {}) } },
+      this.parentOf(e),
+    );
+    span.end(end);
+    noteQueued("traces");
+  }
+
+  private endAgent(e: Of<"subagent">): void {
+    const key = agentKey(e);
+    const agent = this.agents.get(key);
+    this.agents.delete(key);
+    if (!agent) return;
+    const { span } = agent;
+    if (e.usage) span.setAttributes({ "gen_ai.usage.input_tokens": e.usage.inputTokens, "gen_ai.usage.output_tokens": e.usage.outputTokens });
+    if (e.reason) span.setAttribute("agent_host.stop_reason", e.reason);
+    if (e.turns !== undefined) span.setAttribute("agent_host.turns", e.turns);
+    if (e.error) {
+      span.setAttribute("error.type", e.error.code);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: redactString(e.error.message).slice(0, 500) });
+    }
+    span.end();
+    noteQueued("traces");
   }
 
   private startRun(e: Of<"session_start">): void {
     this.endRun(undefined);
     this.model = e.model;
+    this.conversation = e.sessionId;
     const tracer = this.otel.tracer;
     if (!tracer) return;
     this.run = tracer.startSpan("invoke_agent agent-host", {
       kind: SpanKind.INTERNAL,
       attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "agent-host", "gen_ai.conversation.id": e.sessionId, ...modelAttributes(e.model) },
     });
+    // Made once: every model request and call of the run starts in it.
+    this.runContext = trace.setSpan(context.active(), this.run);
   }
 
   private endRun(e: Of<"session_end"> | undefined): void {
     this.endChat(undefined);
     const run = this.run;
     this.run = undefined;
+    this.runContext = undefined;
     if (!run) return;
     if (e) {
       run.setAttributes({ "gen_ai.usage.input_tokens": e.usage.inputTokens, "gen_ai.usage.output_tokens": e.usage.outputTokens, "agent_host.stop_reason": e.reason, "agent_host.turns": e.turns });
@@ -120,38 +184,6 @@ export class Recorder {
     this.chatDuration?.record((performance.now() - chat.started) / 1000, chat.attrs);
   }
 
-  private startTool(e: Of<"tool_start">): void {
-    const mcp = e.source.startsWith("mcp:") ? { "mcp.method.name": "tools/call", "agent_host.mcp.server": e.source.slice(4) } : {};
-    const attrs: Attributes = { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": e.name, "gen_ai.tool.type": "function", "agent_host.tool.risk": e.risk, "agent_host.tool.source": e.source, ...mcp, ...(e.caller ? { "agent_host.caller": e.caller } : {}) };
-    const args = this.logToolContent ? redactString(safeJson(e.input)) : undefined;
-    const span = this.otel.tracer?.startSpan(`execute_tool ${e.name}`, { kind: SpanKind.INTERNAL, attributes: { ...attrs, "gen_ai.tool.call.id": e.callId, ...(args !== undefined ? { "gen_ai.tool.call.arguments": args } : {}) } }, this.parent());
-    this.tools.set(e.callId, { span, attrs, args });
-  }
-
-  private endTool(e: Of<"tool_end">): void {
-    const started = this.tools.get(e.callId);
-    this.tools.delete(e.callId);
-    const attrs = started?.attrs ?? { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": e.name };
-    const outcome: Attributes = { "agent_host.tool.outcome": e.outcome, ...(e.decision ? { "agent_host.permission.decision": e.decision } : {}), ...(e.by ? { "agent_host.permission.by": e.by } : {}) };
-    // Not `by` (a rule's text): metric attributes stay few-valued.
-    this.toolCalls?.add(1, { "gen_ai.tool.name": e.name, "agent_host.tool.outcome": e.outcome, ...(e.decision ? { "agent_host.permission.decision": e.decision } : {}) });
-    this.toolDuration?.record(e.durationMs / 1000, { "gen_ai.tool.name": e.name, "agent_host.tool.outcome": e.outcome });
-    const span = started?.span;
-    if (span) {
-      span.setAttributes({ ...outcome, "agent_host.tool.output_bytes": e.outputBytes, "agent_host.tool.truncated": e.truncated });
-      if (e.outcome !== "ok") span.setAttribute("error.type", e.outcome);
-      if (e.outcome === "error" || e.outcome === "timeout") span.setStatus({ code: SpanStatusCode.ERROR, message: e.error ? redactString(e.error).slice(0, 500) : e.outcome });
-      span.end();
-      noteQueued("traces");
-    }
-    // The audit record's fields; what the span has besides (risk, source, MCP) is found through its span id.
-    const record: Attributes = { "event.name": "agent_host.audit.call", "gen_ai.tool.call.id": e.callId, "gen_ai.tool.name": e.name, ...outcome, "agent_host.duration_ms": e.durationMs, "agent_host.tool.output_bytes": e.outputBytes, "agent_host.tool.truncated": e.truncated };
-    if (attrs["agent_host.caller"] !== undefined) record["agent_host.caller"] = attrs["agent_host.caller"];
-    if (e.error) record["error.message"] = redactString(e.error).slice(0, 500);
-    if (started?.args !== undefined) record["gen_ai.tool.call.arguments"] = started.args;
-    this.log(`tool call ${e.name}: ${e.outcome}`, record, span);
-  }
-
   private log(body: string, attributes: Attributes, span?: Span): void {
     if (!this.otel.logger) return;
     this.otel.logger.emit({ body, attributes, severityText: "INFO", severityNumber: 9, context: span ? trace.setSpan(context.active(), span) : this.parent() });
@@ -160,16 +192,14 @@ export class Recorder {
 
   /** A run still open when the host closes ends here (its spans are exported, not lost). */
   close(): void {
-    for (const [, t] of this.tools) t.span?.end();
-    this.tools.clear();
+    this.calls.close();
+    for (const [, a] of this.agents) a.span.end();
+    this.agents.clear();
     this.endRun(undefined);
   }
 }
 
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? "";
-  } catch {
-    return "(unserializable)";
-  }
+/** A subagent is known by the call that started it (its name when a plugin started it outside a call). */
+function agentKey(agent: { parentCallId?: string; agent?: string; name?: string }): string {
+  return agent.parentCallId ?? `agent:${agent.agent ?? agent.name}`;
 }

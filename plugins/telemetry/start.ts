@@ -11,6 +11,8 @@ export async function startRecording(ctx: PluginContext<any>, settings: Telemetr
   const otel = await providers(settings, hostVersion());
   const recorder = new Recorder(otel, settings.logToolContent);
   ctx.hooks.event.tap({ name: "telemetry", types: Recorder.TYPES }, recorder.record);
+  // Each call's execute_tool span is the parent the servers it calls see (the MCP plugin's `_meta`).
+  if (otel.tracer) ctx.traceCalls(recorder.calls.traceContext);
   // What is queued is sent before the host closes, waiting at most the exporter timeout (5 s by default).
   ctx.hooks.shutdown.tapPromise("telemetry", async () => {
     recorder.close();

@@ -52,8 +52,10 @@ describe("host.runDetached", () => {
     expect(starts).toEqual(["reader:task_7"]);
     expect(stops).toEqual([expect.objectContaining({ agent: "reader", parentCallId: "task_7", reason: "end_turn", text: "all read", turns: 2 })]);
     const sub = events.filter((e) => e.type === "subagent");
-    expect(sub.map((e) => e.phase)).toEqual(["start", "tool", "tool", "end"]);
-    expect(sub[1]).toMatchObject({ agent: "reader", parentCallId: "task_7", tool: { name: "look", outcome: "ok" } });
+    expect(sub.map((e) => e.phase)).toEqual(["start", "turn", "tool", "tool", "turn", "end"]);
+    expect(sub[1]).toMatchObject({ phase: "turn", agent: "reader", parentCallId: "task_7", turns: 1, finish: "tool_calls", usage: { inputTokens: expect.any(Number) } });
+    expect(sub[4]).toMatchObject({ phase: "turn", turns: 2, finish: "stop" });
+    expect(sub[2]).toMatchObject({ agent: "reader", parentCallId: "task_7", tool: { name: "look", outcome: "ok" } });
     expect(events.some((e) => e.type === "text_delta" || e.type === "session_start")).toBe(false);
     await t.host.close();
     expect(t.audit().filter((r) => r.kind === "call").map((r) => [r.name, r.outcome, r.agent, r.parentCallId])).toEqual([

@@ -5,7 +5,7 @@
  * session/load replaying a saved conversation; cancel.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { CLI, assertBuilt, cleanEnv, fakeOpenAiProject } from "../../cli/run-helpers.js";
@@ -19,7 +19,7 @@ afterEach(() => {
 
 type Msg = { jsonrpc: "2.0"; id?: number | string; method?: string; params?: any; result?: any; error?: any };
 
-/** A bare ACP client: requests with ids, every message kept, requests from the agent answered by `answer`. */
+/** A bare ACP client: requests with ids, every message kept, requests from the agent answered by `answer` (a throw is an error answer). */
 function acpClient(cwd: string, home: string, args: string[] = [], answer: (m: Msg) => unknown = () => ({})) {
   assertBuilt();
   const child = spawn(process.execPath, [CLI, "acp", "--model", "openai:gpt-fake", ...args], { cwd, env: cleanEnv({}, home), stdio: ["pipe", "pipe", "pipe"] });
@@ -38,10 +38,18 @@ function acpClient(cwd: string, home: string, args: string[] = [], answer: (m: M
       if (!line.trim()) continue;
       const m = JSON.parse(line) as Msg;
       seen.push(m);
-      if (m.method && m.id !== undefined) child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: m.id, result: answer(m) })}\n`);
+      if (m.method && m.id !== undefined) child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: m.id, ...reply(m) })}\n`);
       else if (m.id !== undefined) waiting.get(m.id as number)?.(m);
     }
   });
+  // What `answer` throws is the client's JSON-RPC error (a file it does not have: resource not found).
+  const reply = (m: Msg) => {
+    try {
+      return { result: answer(m) };
+    } catch (err) {
+      return { error: { code: -32002, message: (err as Error).message } };
+    }
+  };
   let next = 0;
   return {
     seen,
@@ -94,6 +102,56 @@ describe("agent acp", () => {
     // The request for permission came after the tool call was announced, and the answer before the end.
     const order = c.seen.map((m) => (m.method === "session/request_permission" ? "ask" : m.params?.update?.sessionUpdate)).filter(Boolean);
     expect(order.indexOf("tool_call")).toBeLessThan(order.indexOf("ask"));
+    // A client that does not offer its files is never asked for them.
+    expect(c.seen.filter((m) => m.method?.startsWith("fs/"))).toEqual([]);
+  });
+
+  test("a client that offers fs/*: read_file sees the editor's unsaved buffer, edit_file edits it, writes go through the editor", async () => {
+    const { srv, project } = await fakeOpenAiProject(
+      [
+        { toolCalls: [{ id: "call_f1", name: "read_file", arguments: { path: "notes.txt" } }] },
+        { toolCalls: [{ id: "call_f2", name: "edit_file", arguments: { path: "notes.txt", old_string: "unsaved", new_string: "edited" } }] },
+        { toolCalls: [{ id: "call_f3", name: "write_file", arguments: { path: "new.txt", content: "fresh\n" } }] },
+        { text: "Done." },
+      ],
+      { model: "openai:gpt-fake" },
+    );
+    const notes = path.join(project.dir, "notes.txt");
+    writeFileSync(notes, "on disk\n");
+    // The editor: notes.txt is open with changes not saved; other files are read from disk; a write sets the buffer and saves it.
+    const buffers = new Map<string, string>([[notes, "unsaved line\nsecond\n"]]);
+    const editor = (m: Msg) => {
+      if (m.method === "fs/read_text_file") return { content: buffers.get(m.params.path) ?? readFileSync(m.params.path, "utf8") };
+      if (m.method === "fs/write_text_file") {
+        buffers.set(m.params.path, m.params.content);
+        writeFileSync(m.params.path, m.params.content);
+        return null;
+      }
+      return allowOnce(m);
+    };
+    const c = acpClient(project.dir, project.dir, [], editor);
+    await c.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false } });
+    const sessionId = (await c.request("session/new", { cwd: project.dir, mcpServers: [] })).result.sessionId;
+    expect((await c.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "tidy the notes" }] })).result).toEqual({ stopReason: "end_turn" });
+
+    const toolResult = (i: number) => srv.requests[i].body.messages.filter((m: any) => m.role === "tool").at(-1).content as string;
+    // read_file: the buffer, numbered as read_file numbers lines, not the disk's text.
+    expect(toolResult(1)).toContain("1\tunsaved line\n2\tsecond");
+    expect(toolResult(1)).toContain("not saved to disk");
+    expect(toolResult(1)).not.toContain("on disk");
+    // edit_file: applied to the buffer's text (the disk never had "unsaved"), and written through the editor.
+    expect(toolResult(2)).toContain("Edited notes.txt: 1 replacement");
+    const writes = c.seen.filter((m) => m.method === "fs/write_text_file").map((m) => m.params);
+    expect(writes).toEqual([
+      { sessionId, path: notes, content: "edited line\nsecond\n" },
+      { sessionId, path: path.join(project.dir, "new.txt"), content: "fresh\n" },
+    ]);
+    expect(readFileSync(notes, "utf8")).toBe("edited line\nsecond\n");
+    // The edit's diff, shown before it is asked about, is of the editor's text.
+    expect(c.updates(sessionId).find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "call_f2")).toMatchObject({ content: [{ type: "diff", path: notes, oldText: "unsaved line\nsecond\n", newText: "edited line\nsecond\n" }] });
+    const order = c.seen.map((m) => (m.method === "session/request_permission" ? `ask ${m.params.toolCall.toolCallId}` : m.params?.update?.sessionUpdate === "tool_call" ? `call ${m.params.update.toolCallId}` : undefined)).filter(Boolean);
+    expect(order.indexOf("call call_f2")).toBeLessThan(order.indexOf("ask call_f2"));
+    expect(c.seen.filter((m) => m.method === "fs/read_text_file").every((m) => m.params.sessionId === sessionId && path.isAbsolute(m.params.path))).toBe(true);
   });
 
   test("a rejected permission fails the tool call and the run still ends; set_mode bypass lets the next write run unasked", async () => {

@@ -5,9 +5,11 @@
  * redacted; nothing exported with no OTEL endpoint or with OTEL_SDK_DISABLED.
  */
 import { createServer, type Server } from "node:http";
+import path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { telemetrySettings } from "../../../plugins/telemetry/settings.js";
 import { fakeOpenAiProject, spawnCli, cleanEnv } from "../../cli/run-helpers.js";
+import { REPO_ROOT } from "../../helpers/paths.js";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -93,6 +95,77 @@ describe("telemetry export", () => {
     const audit = logsOf(otlp.got).find((l) => attr(l, "event.name") === "agent_host.audit.call");
     expect(audit).toMatchObject({ traceId: tool.traceId, spanId: tool.spanId });
     expect(attr(audit, "agent_host.tool.outcome")).toBe("ok");
+  });
+
+  test("a subagent (the task tool) is an invoke_agent span under its task call, with its chat and execute_tool spans beneath it", async () => {
+    const otlp = await otlpReceiver();
+    const { project } = await fakeOpenAiProject(
+      [
+        { toolCalls: [{ id: "call_task1", name: "task", arguments: { description: "read the notes", prompt: "Read package.json.", subagent_type: "general-purpose" } }] },
+        { toolCalls: [{ id: "call_sub1", name: "read_file", arguments: { path: "package.json" } }] },
+        { text: "package.json names the project." },
+        { text: "The agent read it." },
+      ],
+      { model: "openai:gpt-fake" },
+    );
+    const r = await run(project, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_METRICS_EXPORTER: "none", OTEL_LOGS_EXPORTER: "none" });
+    expect(r.code, r.stderr).toBe(0);
+    const spans = spansOf(otlp.got);
+    const run0 = spans.find((s) => s.name === "invoke_agent agent-host");
+    const task = spans.find((s) => s.name === "execute_tool task");
+    const sub = spans.find((s) => s.name === "invoke_agent general-purpose");
+    expect(task?.parentSpanId).toBe(run0.spanId);
+    expect(sub).toBeDefined();
+    expect(sub.parentSpanId).toBe(task.spanId);
+    expect(sub.traceId).toBe(run0.traceId);
+    expect(attr(sub, "gen_ai.operation.name")).toBe("invoke_agent");
+    expect(attr(sub, "gen_ai.agent.name")).toBe("general-purpose");
+    expect(attr(sub, "gen_ai.conversation.id")).toBe(attr(run0, "gen_ai.conversation.id"));
+    expect(attr(sub, "agent_host.stop_reason")).toBe("end_turn");
+    expect(Number(attr(sub, "agent_host.turns"))).toBe(2);
+    // The agent's two model requests and its read_file call are its children, not the run's.
+    const chats = spans.filter((s) => s.name === "chat gpt-fake");
+    expect(chats).toHaveLength(4);
+    const subChats = chats.filter((c) => c.parentSpanId === sub.spanId);
+    const finish = (c: any) => c.attributes.find((a: any) => a.key === "gen_ai.response.finish_reasons")?.value.arrayValue.values.map((v: any) => v.stringValue);
+    expect(subChats.map(finish)).toEqual([["tool_calls"], ["stop"]]);
+    expect(Number(attr(subChats[0], "gen_ai.usage.input_tokens"))).toBeGreaterThan(0);
+    expect(chats.filter((c) => c.parentSpanId === run0.spanId)).toHaveLength(2);
+    const read = spans.find((s) => s.name === "execute_tool read_file");
+    expect(read.parentSpanId).toBe(sub.spanId);
+    expect(attr(read, "gen_ai.tool.call.id")).toBe("call_sub1");
+    // The agent's span lies within its task call's, its chats within it (each span's clock is anchored to
+    // Date.now() when it starts: to the millisecond).
+    const ms = (ns: string) => Number(BigInt(ns) / 1_000_000n);
+    const within = (inner: any, outer: any) => {
+      expect(ms(inner.startTimeUnixNano)).toBeGreaterThanOrEqual(ms(outer.startTimeUnixNano) - 2);
+      expect(ms(inner.endTimeUnixNano)).toBeLessThanOrEqual(ms(outer.endTimeUnixNano) + 2);
+    };
+    within(sub, task);
+    for (const c of subChats) within(c, sub);
+  });
+
+  test("an MCP tool call carries the execute_tool span's trace context in _meta (SEP-414); with telemetry off, none", async () => {
+    const otlp = await otlpReceiver();
+    const server = path.join(REPO_ROOT, "tests/plugins/telemetry/echo-meta-server.mjs");
+    const turns = [{ toolCalls: [{ id: "call_m1", name: "mcp__meta__echo_meta", arguments: {} }] }, { text: "seen" }];
+    const { srv, project } = await fakeOpenAiProject([...turns, ...turns], {
+      model: "openai:gpt-fake",
+      mcpServers: { meta: { command: process.execPath, args: [server] } },
+      permissions: { allow: ["mcp__meta__echo_meta"] },
+    });
+    const r = await run(project, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_METRICS_EXPORTER: "none", OTEL_LOGS_EXPORTER: "none" });
+    expect(r.code, r.stderr).toBe(0);
+    const tool = spansOf(otlp.got).find((s) => s.name === "execute_tool mcp__meta__echo_meta");
+    expect(attr(tool, "agent_host.tool.outcome")).toBe("ok");
+    // What the server got in its request's _meta, as its tool result came back to the model.
+    const resultOf = (i: number) => JSON.parse(srv.requests[i].body.messages.find((m: any) => m.role === "tool").content);
+    expect(resultOf(1)).toMatchObject({ traceparent: `00-${tool.traceId}-${tool.spanId}-01` });
+
+    const off = await run(project, {});
+    expect(off.code, off.stderr).toBe(0);
+    expect(resultOf(3)?.traceparent).toBeUndefined();
+    expect(JSON.stringify(resultOf(3))).not.toContain("trace");
   });
 
   test("telemetry.logToolContent puts tool inputs on spans and log records, redacted", async () => {
