@@ -168,6 +168,18 @@ describe("telemetry export", () => {
     expect(JSON.stringify(resultOf(3))).not.toContain("trace");
   });
 
+  test("spans the sampler drops are not exported (OTEL_TRACES_SAMPLER); the audit log records and metrics still are", async () => {
+    const otlp = await otlpReceiver();
+    const { project } = await fakeOpenAiProject(script, { model: "openai:gpt-fake" });
+    const r = await run(project, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_TRACES_SAMPLER: "always_off" });
+    expect(r.code, r.stderr).toBe(0);
+    expect(spansOf(otlp.got)).toEqual([]);
+    const audit = logsOf(otlp.got).find((l) => attr(l, "event.name") === "agent_host.audit.call");
+    expect(attr(audit, "gen_ai.tool.name")).toBe("read_file");
+    expect(attr(audit, "agent_host.tool.outcome")).toBe("ok");
+    expect(otlp.got.some((g) => g.path === "/v1/metrics")).toBe(true);
+  });
+
   test("telemetry.logToolContent puts tool inputs on spans and log records, redacted", async () => {
     const otlp = await otlpReceiver();
     const secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
