@@ -361,6 +361,8 @@ export class McpManager implements ConnectionListener {
     await this.connect(c);
     // Never started (no descriptors): not started behind the queue's back either.
     if (this.refused.has(c)) return { output: `MCP server ${c.name} is not available: ${c.error}. Run /mcp reconnect ${c.name} to try again.`, isError: true };
+    // A cached tool of a server whose first start failed (or that needs a login): said as for a name it never had.
+    if (c.status === "failed" && !c.serverInfo) return { output: this.unavailable(c)!.reason, isError: true };
     const now = this.registeredTools.get(c.name)?.get(name);
     if (c.status === "connected" && now === undefined) {
       return { output: `Tool ${name} is no longer offered by MCP server ${c.name} (it was in the cached list of its tools); the current tools are registered now.`, isError: true };

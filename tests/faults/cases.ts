@@ -139,10 +139,10 @@ const MCP_FAULTS: Fault[] = [
   { fixture: "mcp/fuzz-frames.mjs", args: ["--seed", "7"], config: bypass, run: call("echo", { text: "through the noise" }), code: 0, says: /^through the noise$/m },
   { fixture: "mcp/garbage-before-handshake.mjs", config: bypass, run: call("ping"), code: 0, says: /^pong$/m },
   { fixture: "mcp/grandchild.mjs", config: { ...bypass, tools: { timeoutMs: 300 } }, run: call("spawn_and_hang"), code: 1, says: /timed out after 300 ms and was cancelled/ },
-  { fixture: "mcp/hang-on-initialize.mjs", server: { connectTimeout: 1500 }, run: ["tools"], code: 0, says: /MCP server s failed to connect: timed out after 1500 ms waiting for the server to answer server\/discover or initialize/ },
+  { fixture: "mcp/hang-on-initialize.mjs", server: { connectTimeout: 3000 }, run: ["tools"], code: 0, says: /MCP server s failed to connect: timed out after 3000 ms waiting for the server to answer server\/discover or initialize/ },
   { fixture: "mcp/http-status.mjs", http: "/mcp", args: ["--status", "500"], run: ["tools"], code: 0, says: /MCP server s failed to connect: HTTP 500/ },
   { fixture: "mcp/ignore-eof.mjs", server: { connectTimeout: 1500 }, run: ["tools"], code: 0, says: /MCP server s failed to connect: timed out after 1500 ms/ },
-  { fixture: "mcp/invalid-json.mjs", server: { connectTimeout: 2000 }, run: ["tools"], code: 0, says: /that is not JSON-RPC/ },
+  { fixture: "mcp/invalid-json.mjs", server: { connectTimeout: 3000 }, run: ["tools"], code: 0, says: /that is not JSON-RPC/ },
   { fixture: "mcp/jsonrpc-errors.mjs", config: bypass, run: call("fail", { code: -32000, message: "tool threw" }), code: 1, says: /the server answered with error -32000: tool threw/ },
   { fixture: "mcp/list-changed.mjs", config: bypass, run: call("add_tool"), code: 0, says: /added second/ },
   {

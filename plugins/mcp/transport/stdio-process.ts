@@ -158,12 +158,14 @@ export class StdioServerProcess {
   /**
    * Whether a process that ended during the `server/discover` probe may have ended because of it (a 2025
    * server built to exit on any request before `initialize`), and so is worth starting again for the 2025
-   * handshake. Not when it could not be started, nor when its stderr names another cause (a thrown error
-   * at start-up that is not about the request): such a server dies again, whatever it is sent.
+   * handshake. Not when it could not be started, nor when it was killed from outside (SIGKILL, SIGTERM,
+   * SIGINT, SIGHUP: the OOM killer, a user), nor when its stderr names another cause (a thrown error at
+   * start-up that is not about the request): such a server dies again, whatever it is sent.
    */
   mayHaveEndedOnProbe(): boolean {
     const e = this.exit;
     if (!e || e.spawnError) return false;
+    if (e.signal === "SIGKILL" || e.signal === "SIGTERM" || e.signal === "SIGINT" || e.signal === "SIGHUP") return false;
     const cause = this.stderrCause();
     return !cause || /initiali[sz]|server\/discover|method|request|protocol/i.test(cause);
   }

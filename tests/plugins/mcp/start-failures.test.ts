@@ -58,13 +58,14 @@ describe("a server that needs a login", () => {
 describe("a server that fails at start-up", () => {
   it("is started once per command, and mcp list, doctor, call and run name the cause", { timeout: 60_000 }, async () => {
     const spawns = spawnLog();
+    const kills = spawnLog();
     const die = { command: process.execPath, args: [path.join(FIXTURES, "die-at-start.mjs")], env: { SPAWN_LOG: spawns.file } };
     const p = project({
       ".mcp.json": {
         mcpServers: {
           die,
           missing: { command: "agent-test-no-such-command" },
-          killed: { command: "sh", args: ["-c", "kill -9 $$"] },
+          killed: { command: "sh", args: ["-c", 'echo "start $$" >> "$SPAWN_LOG"; kill -9 $$'], env: { SPAWN_LOG: kills.file } },
         },
       },
     });
@@ -75,8 +76,9 @@ describe("a server that fails at start-up", () => {
     expect(servers.die).toBe(cause);
     expect(servers.missing).toBe('could not start "agent-test-no-such-command": command not found (is it installed and on PATH?)');
     expect(servers.killed).toBe("the server process was killed by SIGKILL before answering initialize");
-    // Once: a server that died of its own error is not started again for the 2025 handshake.
+    // Once: a server that died of its own error (or was killed) is not started again for the 2025 handshake.
     expect(spawns.starts()).toBe(1);
+    expect(kills.starts()).toBe(1);
 
     const doctor = await agent(p, ["doctor"]);
     expect(doctor.stdout).toContain(`MCP server die failed to connect: ${cause}. Continuing without die tools.`);
