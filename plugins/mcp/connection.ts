@@ -422,12 +422,14 @@ export class McpConnection {
     // Spawn before loading the SDK: the server boots while the SDK is imported.
     const proc = new StdioServerProcess({ command: c.command!, args: c.args, env: c.env, cwd: c.cwd ?? this.root, log: this.log, processes: this.processes });
     state.session.proc = proc;
+    // From here the server is booting while the SDK loads: a timeout names what the server was asked, not
+    // "starting" (on a loaded machine the import alone can take most of connectTimeout).
+    state.stage = era === "legacy" || c.protocol === "2025" ? "waiting for the server to answer initialize" : "waiting for the server to answer server/discover or initialize";
     const sdk = await loadCore();
     const transport = new sdk.ProcessTransport(proc, this.log);
     const client = makeClient(sdk, this.hooks);
     const guard = this.guard(sdk, transport);
     Object.assign(state.session, { transport, guard, client, kind: "stdio" });
-    state.stage = era === "legacy" || c.protocol === "2025" ? "waiting for the server to answer initialize" : "waiting for the server to answer server/discover or initialize";
     await client.connect(guard, connectOptions(c, era, remaining()));
     return this.listAll(state, client, remaining);
   }
