@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AgentEvent, Host } from "../../../core/index.js";
 import { getMcpStatus } from "../../../plugins/mcp/status.js";
 import { cleanup, EVERYTHING, FILESYSTEM, mcpHost, MEMORY, node, tempDir } from "./_helpers.js";
@@ -127,7 +127,12 @@ describe("server-filesystem, confined to a temp folder", () => {
     writeFileSync(path.join(given, "given.txt"), "given folder\n");
     writeFileSync(path.join(outside, "secret.txt"), "nope\n");
     const host = await mcpHost({ fs: { ...node(FILESYSTEM, given), trust: true } }, { cwd: workspace });
-    expect(await host.tools.call("mcp__fs__read_text_file", { path: path.join(workspace, "in-workspace.txt") })).toMatchObject({ ok: true, output: "workspace file\n" });
+    // The server asks for the roots after the handshake and applies them when the answer comes: a call made
+    // before that (a loaded machine) still sees only its command line's folder. Wait for the condition.
+    await vi.waitFor(
+      async () => expect(await host.tools.call("mcp__fs__read_text_file", { path: path.join(workspace, "in-workspace.txt") })).toMatchObject({ ok: true, output: "workspace file\n" }),
+      { timeout: 60_000, interval: 200 },
+    );
     // A .mcp.json written for a client without roots (Claude Code's) keeps working: its folder stays.
     expect(await host.tools.call("mcp__fs__read_text_file", { path: path.join(given, "given.txt") })).toMatchObject({ ok: true, output: "given folder\n" });
     expect((await host.tools.call("mcp__fs__read_text_file", { path: path.join(outside, "secret.txt") })).output).toMatch(/Access denied - path outside allowed directories/);
