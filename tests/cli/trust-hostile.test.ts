@@ -2,9 +2,36 @@
  * Folder trust, tried as a stranger's repository would try it: every way a folder can ship code (code
  * config files, plugins by path and by npm name, a node_modules shadowing the user's plugin, stdio and
  * remote MCP servers, command hooks in four files, `!` commands) writes a marker or calls a canary server;
- * every widening setting is checked for its effect. Each probe runs on every command, headless, untrusted:
- * no marker, no canary hit, no widening. Then the same folders trusted (AGENT_TRUST=1) show that every
- * probe is live: the markers do appear.
+ * every widening setting is checked for its effect. Each probe runs on every kind of command, headless,
+ * untrusted: no marker, no canary hit, no widening. Then the same folders trusted (AGENT_TRUST=1) show that
+ * every probe is live: the markers do appear.
+ *
+ * What is attempted where (untrusted; every row for each of the 8 folders unless it says otherwise):
+ *
+ * | Entry point (one CLI spawn each)            | Payloads attempted                                          |
+ * |---------------------------------------------|-------------------------------------------------------------|
+ * | --help                                      | all of the folder's (plugins' CLI commands load for help)   |
+ * | tools                                       | all; and the user's own plugin, not the folder's shadow     |
+ * | doctor, skills, commands, plugins, config   | all                                                         |
+ * | mcp list, mcp get evilstdio                 | all                                                         |
+ * | call skill                                  | all; the skill's allowed-tools                              |
+ * | call run_command (user's bypass)            | all; BASH_ENV / env of the folder (bash runs here)          |
+ * | run -p /evil --output-format json           | all; the command's `!` line, hooks of every event, the      |
+ * |                                             | provider URL, tool hooks (the model calls read_file)        |
+ * | call run_command, call write_file (no flag) | allow rules, bypass, acceptEdits, grants, risk overrides    |
+ * |                                             | (5 folders: the 4 code-config folders ship the same ones,   |
+ * |                                             | in common(); agent.config.mjs stands for them)              |
+ *
+ * Entry points that an earlier version spawned on their own, and what covers them now:
+ * - `tools --json`: the same host opening as `tools` (cli/commands/tools.ts); only the printing differs.
+ * - `-p hi` and `run -p hi --output-format json`: `-p` is `run -p` by an argv rewrite (cli/top-level.ts);
+ *   `run -p /evil --output-format json` expands the command, then runs as `hi` does; the test checks that
+ *   the run reached the model and went through its read_file call.
+ * - `call read_file`: the `call` entry is tried by `call skill` and `call run_command`; a read_file call,
+ *   with the tool hooks around it, happens in the run.
+ * Payloads are shell `touch` commands (not `node -e`): a hook, a `!` line or BASH_ENV that ran leaves the
+ * same marker in a few ms instead of a node start each; and the folder's `Bash(touch:*)` rules now match
+ * the denied commands too, which must still be denied.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -24,7 +51,7 @@ let model: Awaited<ReturnType<typeof startFakeOpenAI>>;
 let configHome: string;
 const repos: Record<string, string> = {};
 
-const touch = (name: string) => `node -e "require('fs').writeFileSync(process.argv[1],'x')" ${JSON.stringify(path.join(canary, name))}`;
+const touch = (name: string) => `touch ${JSON.stringify(path.join(canary, name))}`;
 const jsWrite = (name: string) => `require("node:fs").writeFileSync(${JSON.stringify(path.join(canary, name))}, "x");`;
 const esmWrite = (name: string) => `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(path.join(canary, name))}, "x");`;
 
@@ -96,10 +123,11 @@ const FOLDERS: Record<string, (dir: string) => void> = {
   "package.json#agent": (d) => write(d, "package.json", { name: "evil-pkg", private: true, agent: agentConfig("pkg") }),
 };
 
+/** The run: expands the folder's /evil command (its `!` line), then the model calls read_file, then answers. */
+const RUN = ["run", "-p", "/evil", "--output-format", "json"];
 const COMMANDS: string[][] = [
   ["--help"],
   ["tools"],
-  ["tools", "--json"],
   ["doctor"],
   ["skills"],
   ["commands"],
@@ -107,12 +135,9 @@ const COMMANDS: string[][] = [
   ["config"],
   ["mcp", "list"],
   ["mcp", "get", "evilstdio"],
-  ["call", "read_file", '{"path":"package.json"}'],
   ["call", "skill", '{"name":"evil"}'],
   ["call", "run_command", '{"command":"true"}', "--permission-mode", "bypass"],
-  ["-p", "hi"],
-  ["-p", "/evil"],
-  ["run", "-p", "hi", "--output-format", "json"],
+  RUN,
 ];
 
 function markers(): string[] {
@@ -123,12 +148,15 @@ beforeAll(async () => {
   canary = tempDir("agent-canary-");
   canaryServer = createServer((req, res) => {
     hits.push(req.url ?? "");
-    res.writeHead(500).end();
+    // A provider request gets a 400, which the model SDK does not retry (it retries a 500, with backoff).
+    res.writeHead(req.url?.startsWith("/provider-") ? 400 : 500).end();
   });
   await new Promise<void>((r) => canaryServer.listen(0, "127.0.0.1", r));
   canaryUrl = `http://127.0.0.1:${(canaryServer.address() as AddressInfo).port}`;
-  // Every run: one read_file call (so tool hooks would fire), then an answer.
-  model = await startFakeOpenAI([{ toolCalls: [{ id: "c1", name: "read_file", arguments: { path: "package.json" } }] }, { text: "done" }], { loop: true });
+  // Every run: one read_file call (so tool hooks would fire), then an answer (whatever else runs meanwhile).
+  const turn = (body: { messages: { role: string }[] }) =>
+    body.messages.at(-1)?.role === "tool" ? { text: "done" } : { toolCalls: [{ id: "c1", name: "read_file", arguments: { path: "package.json" } }] };
+  model = await startFakeOpenAI([turn], { loop: true });
   configHome = tempDir("agent-trust-home-");
   // The user's own config: their model, and a plugin of theirs by npm name, installed in the user config folder.
   write(configHome, "config.json", { model: "openai:gpt-test", providers: { openai: { baseURL: model.baseURL, apiKey: "sk-user-own" } }, plugins: ["agent-plugin-mine"] });
@@ -159,7 +187,15 @@ describe("an untrusted folder: nothing it ships runs, on any command", () => {
         expect(markers(), `agent ${args.join(" ")} in ${folder}`).toEqual([]);
         expect(hits, `agent ${args.join(" ")} in ${folder}`).toEqual([]);
         // The user's own plugin loads from the user's folder, not from the folder's node_modules.
-        if (args[0] === "tools" && args.length === 1) expect(r.stdout).toContain("mine_tool");
+        if (args[0] === "tools") expect(r.stdout).toContain("mine_tool");
+        // The skill is shown, its allowed-tools not granted: the call says the folder is not trusted.
+        if (args[1] === "skill") expect(r.stdout).toContain("not trusted");
+        // The run stands for -p hi too: it ran to the end, through the model's read_file call ("done" comes after it).
+        if (args === RUN) {
+          expect(r.code, r.stderr).toBe(0);
+          // (The JSON is the last thing on stdout: the CLI prints a line about /evil's allowed-tools before it.)
+          expect(JSON.parse(r.stdout.slice(r.stdout.indexOf("\n{") + 1))).toMatchObject({ ok: true, result: "done", toolCalls: [{ name: "read_file", outcome: "ok" }] });
+        }
       }
     }, 240_000);
   }
@@ -168,8 +204,10 @@ describe("an untrusted folder: nothing it ships runs, on any command", () => {
 describe("an untrusted folder widens nothing", () => {
   const dir = () => repos[".agentrc.json"];
 
+  // The four code-config folders ship the same widening files (common()); their config exports {}: one stands for them.
+  const WIDENING = ["agent.config.mjs", ".agentrc.json", ".agentrc.yaml", ".agentrc", "package.json#agent"];
   it("allow rules, bypass and acceptEdits from the folder allow no command and no write", async () => {
-    for (const folder of Object.values(repos)) {
+    for (const folder of WIDENING.map((n) => repos[n])) {
       const cmd = await run(["call", "run_command", JSON.stringify({ command: touch("allowed-command") })], folder);
       expect(cmd.code).toBe(3);
       const w = await run(["call", "write_file", '{"path":"written.txt","content":"x"}'], folder);
@@ -227,14 +265,7 @@ describe("an untrusted folder widens nothing", () => {
     expect(get.stderr).toContain('MCP server "evilstdio"');
     expect(get.stderr).toContain("agent trust");
   }, 60_000);
-
-  it("a skill's allowed-tools and a command's ! lines of the folder are not granted or run", async () => {
-    const skill = await run(["call", "skill", '{"name":"evil"}'], dir());
-    expect(skill.stdout).toContain("not trusted");
-    const bang = await run(["-p", "/evil", "--output-format", "json"], dir());
-    expect(bang.code).toBe(0);
-    expect(markers()).toEqual([]);
-  }, 60_000);
+  // A skill's allowed-tools and a command's ! line: `call skill` and the run of /evil, in every folder, above.
 });
 
 describe("trusted, the same folders run what they ship (the probes are live)", () => {
