@@ -12,6 +12,7 @@ export const builtinPlugins: BuiltinPlugin[] = [
   { name: "mcp", load: async () => (await import("../plugins/mcp/index.js")).default },
   { name: "openai", load: async () => (await import("../plugins/openai/index.js")).default },
   { name: "anthropic", load: async () => (await import("../plugins/anthropic/index.js")).default },
+  { name: "instructions", load: async () => (await import("../plugins/instructions/index.js")).default },
   { name: "commands", load: async () => (await import("../plugins/commands/index.js")).default },
   { name: "markdown-commands", load: async () => (await import("../plugins/markdown-commands/index.js")).default },
   { name: "skills", load: async () => (await import("../plugins/skills/index.js")).default },

@@ -11,6 +11,8 @@ export type { CliOpenHostOptions, CliSessionHostOptions, CliOption, CliValues } 
 export type { GrantRequest, InputRequest } from "./types.js";
 export type { PluginStatus } from "./plugin-types.js";
 export type { Tappable, SyncTappable, EventTapOptions } from "./hooks/tap-types.js";
+/** What a `systemPrompt` handler is handed and may return (the contract entry is at its 120 names). */
+export type { SystemPromptInfo, SystemPromptSection } from "./hooks/hook-types.js";
 export { DEFAULT_PLUGIN_TIMEOUTS, trustPreparedFolder } from "./plugins/prepare.js";
 export { untrustFolder, trustedFolders, trustDecision, realFolder, TRUST_FILE, type TrustItem, type TrustItemInput, type TrustReport, type TrustState, type FolderTrustView, type ConfigTrust } from "./config/trust.js";
 export type { ConfigOrigin } from "./config/claude-settings.js";
@@ -23,7 +25,6 @@ export type { SessionSummary, SessionMeta, SessionRecord, LoadedSession } from "
 export type { ResumeResult } from "./session/session-recorder.js";
 export type { CompactOutcome } from "./session/compaction.js";
 export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_COMPACT_THRESHOLD } from "./session/context-window.js";
-export { loadInstructions, INSTRUCTION_NAMES, type Instructions, type InstructionFile } from "./session/instructions.js";
 export { BUILTIN_MODEL_ALIASES, expandModelAlias, modelAliases } from "./session/model-aliases.js";
 export { createCommandSandbox } from "./sandbox/command-sandbox.js";
 export type { SandboxStatus, SandboxSpawnSpec } from "./types.js";

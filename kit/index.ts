@@ -1,8 +1,9 @@
 /**
  * `agent-host/kit`: helpers the built-in plugins share, offered to plugin authors for convenience
  * (atomic and locked file writes, JSON/YAML parsing with clear errors, redaction, "did you mean", the
- * shell line judge, SKILL.md parsing). Same semver as `agent-host`; nothing here knows the host: this
- * folder imports nothing from the kernel (core/), so using it never changes what a plugin may do.
+ * shell line judge, SKILL.md parsing, reading the project instruction files). Same semver as
+ * `agent-host`; nothing here knows the host: this folder imports nothing from the kernel (core/), so
+ * using it never changes what a plugin may do.
  * Re-exports only.
  */
 export { AgentError, ConfigError, ExitCode, errorMessage, type ErrorCode } from "./errors.js";
@@ -33,3 +34,4 @@ export { auditLogFiles, readAuditTail, streamAuditRecords, type AuditTail } from
 export { jsonSchemaValidator, schemaDialect, type JsonSchema, type SchemaDialect, type LazyValidator, type Validator, type Validation } from "./schema.js";
 export { parseSkillFile, type SkillFile, type ParsedSkill } from "./skill-file.js";
 export { splitToolList, toolRules, type NamedTool } from "./tool-lists.js";
+export { loadInstructions, INSTRUCTION_NAMES, type Instructions, type InstructionFile, type InstructionSources, type InstructionWorkspace } from "./instructions.js";

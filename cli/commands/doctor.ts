@@ -1,7 +1,7 @@
 /** `agent doctor`: config, plugins, tools and the problems found. Exit 1 when there are problems. */
 import { AgentError, type PluginHost } from "../../core/index.js";
-import { createCommandSandbox, loadInstructions, resolveModel, type SandboxStatus, type TrustReport } from "../../core/embed.js";
-import { agentHostFor } from "../../kit/index.js";
+import { createCommandSandbox, resolveModel, type SandboxStatus, type TrustReport } from "../../core/embed.js";
+import { agentHostFor, loadInstructions } from "../../kit/index.js";
 import { version } from "../context.js";
 import { unsupportedClaudeFeatures } from "../claude-features.js";
 import { shellDenyNotes, unmatchedRules } from "../rule-check.js";
@@ -56,7 +56,9 @@ export default defineAppCommand({
     const claudeUnsupported = unsupportedClaudeFeatures(host);
     for (const f of claudeUnsupported) warnings.push(`Claude Code ${f.feature} (${f.where}): ${f.note}`);
     const prepared = await ctx.prepare();
-    const instructions = loadInstructions({ root: host.workspace.root, cwd: host.cwd, userConfigDir: prepared.userConfigDir, workspace: host.workspace });
+    // The files the built-in instructions plugin puts in the system prompt; none when it is off (disabledPlugins).
+    const instructionsOn = host.plugins.some((p) => p.name === "instructions" && p.status === "loaded");
+    const instructions = instructionsOn ? loadInstructions({ root: host.workspace.root, cwd: host.cwd, userConfigDir: prepared.userConfigDir, workspace: host.workspace }) : { files: [], skipped: [] };
     for (const skip of instructions.skipped) warnings.push(`instructions: ${skip}`);
     const sandbox = createCommandSandbox(host.config.sandbox, host.workspace);
     const sandboxStatus = await sandbox.status();
@@ -105,7 +107,7 @@ export default defineAppCommand({
     const sk = report.skills;
     const more = (["always", "user-only", "disabled"] as const).filter((k) => sk.states[k]).map((k) => `, ${sk.states[k]} ${k}`).join("");
     out.push(`skills: ${sk.states.listed} listed, ${sk.states.shortened} shortened, ${sk.states["left out"]} left out${more} (budget ${sk.budget})`);
-    out.push(`instructions: ${instructions.files.length ? instructions.files.map((f) => `${f.label} (${f.bytes} bytes${f.importedBy ? `, imported by ${f.importedBy}` : ""}${f.truncated ? ", cut" : ""})`).join(", ") : "no AGENTS.md or CLAUDE.md found"}`);
+    out.push(`instructions: ${instructions.files.length ? instructions.files.map((f) => `${f.label} (${f.bytes} bytes${f.importedBy ? `, imported by ${f.importedBy}` : ""}${f.truncated ? ", cut" : ""})`).join(", ") : instructionsOn ? "no AGENTS.md or CLAUDE.md found" : "off (the instructions plugin is not loaded)"}`);
     out.push(`permission mode: ${report.permissionMode}`);
     for (const n of notes) out.push(`note ${n}`);
     out.push(sandboxLine(sandboxStatus, report.sandbox.policy));

@@ -41,10 +41,8 @@ export interface ClaudeSettings {
   managedRulesOnly?: boolean;
 }
 
-/** The folder of Claude Code's user settings: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
-export function claudeUserDir(): string {
-  return process.env.CLAUDE_CONFIG_DIR || path.join(homedir(), ".claude");
-}
+/** The folder of Claude Code's user settings: `$CLAUDE_CONFIG_DIR`, else `~/.claude` (in kit: the instruction loader reads it too). */
+export { claudeUserDir } from "../../kit/fs/user-config-dir.js";
 
 /**
  * Claude Code's managed (enterprise) settings: `/etc/claude-code/managed-settings.json` on Linux,

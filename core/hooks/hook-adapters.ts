@@ -71,6 +71,7 @@ export const ADAPTERS: Adapters = {
   ...registerAdapters(),
   sessionStart: collecting("sessionStart"),
   userPromptSubmit: collecting("userPromptSubmit"),
+  systemPrompt: collecting("systemPrompt"),
   beforeModelRequest: {
     // Its own copy: change it in place or return a new request (which must still look like one). A
     // request is plain data, so plainCopy does (a seventh of structuredClone's time: hundreds of

@@ -53,6 +53,21 @@ export interface SessionStartInfo {
 /** `context` is added to the system prompt of every request until the conversation ends. */
 export type SessionStartResult = { context: string };
 
+/**
+ * The system prompt is being put together (every run, compaction's measure of it, a subagent's run):
+ * `base` is config's `systemPrompt`, the run's, or the default. A handler adds to it; it cannot change it.
+ */
+export interface SystemPromptInfo {
+  readonly base: string;
+  /** The folder the run works in (instruction files are read from the project root down to it). */
+  readonly cwd: string;
+  /** The user config folder whose own files may be added; undefined with user config off, and for a subagent (it gets the project's only). */
+  readonly userConfigDir?: string;
+}
+
+/** `section` is appended to the system prompt after `base`, sections in tap order, each after a blank line. */
+export type SystemPromptSection = { section: string };
+
 /** The conversation ended: cleared (`session.clear()`), or the host closed. */
 export interface SessionEndInfo {
   readonly sessionId: string;

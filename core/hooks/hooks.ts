@@ -31,6 +31,8 @@ import type {
   StopInfo,
   SubagentStartInfo,
   SubagentStopInfo,
+  SystemPromptInfo,
+  SystemPromptSection,
   ToolCallInfo,
   ToolCallState,
   UserPromptDecision,
@@ -59,6 +61,8 @@ export const HOOKS = Object.freeze({
   sessionStart: new SeriesHook<[Collector<SessionStartInfo>], [SessionStartInfo], SessionStartResult>({ args: ["session"], failure: "skip", timeout: "call" }),
   /** AsyncSeries(prompt): a prompt is about to enter the conversation; `{ block }` stops it, `{ context }` adds to it; a failing handler blocks it. */
   userPromptSubmit: new SeriesHook<[FailingCollector<UserPromptInfo>], [UserPromptInfo], UserPromptDecision>({ args: ["prompt"], failure: "block", timeout: "call" }),
+  /** AsyncSeries(prompt): the system prompt is put together (each run, compaction, a subagent); each handler may return `{ section }`, appended after the base in tap order (project instructions: the `instructions` plugin). */
+  systemPrompt: new SeriesHook<[Collector<SystemPromptInfo>], [SystemPromptInfo], SystemPromptSection>({ args: ["prompt"], failure: "skip", timeout: "call" }),
   /** AsyncSeriesWaterfall(request): before every model request; context assembly (system prompt, skills, tools). */
   beforeModelRequest: new WaterfallHook<[ModelRequest]>({ args: ["request"], failure: "skip", timeout: "call" }),
   /** AsyncSeries(check): after validation, when the gate decides a call's permission; each handler may vote `{ decision, reason }` (deny beats ask beats allow) or rewrite `{ input }`; a failing handler denies. */

@@ -13,6 +13,7 @@ import { Gate } from "../gate/gate.js";
 import { runCommand } from "./host-commands.js";
 import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "../host-types.js";
 import { pluginConfigView, pluginHostView } from "./host-view.js";
+import { serveSystemPrompt } from "../loop/run-setup.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from "../../kit/text/output.js";
 import { compileRules } from "../gate/permissions.js";
 import { pluginHookView, tapPluginObject, withPluginScope } from "../plugins/plugin-driver.js";
@@ -255,7 +256,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       return closed;
     },
   };
-  const view = pluginHostView(host);
+  const view = serveSystemPrompt(pluginHostView(host), hooks.systemPrompt);
   // Interrupted while opening: close what is open (plugins stop their servers as on any close).
   const stopOpening = () => void host.close();
   openOptions.signal?.addEventListener("abort", stopOpening, { once: true });

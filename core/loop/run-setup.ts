@@ -3,8 +3,12 @@
  * without loading the loop: the model reference resolved to a provider, and the system prompt.
  */
 import { AgentError } from "../../kit/errors.js";
-import { loadInstructions } from "../session/instructions.js";
+import { freezeCopy } from "../../kit/freeze.js";
+import type { RawHooks } from "../hooks/hooks.js";
+import type { SystemPromptInfo } from "../hooks/hook-types.js";
+import { hostKey } from "../host/host-view.js";
 import type { PluginHost } from "../host-types.js";
+import { TextCollector } from "../session/session-lifecycle.js";
 import { expandModelAlias, unknownAliasMessage } from "../session/model-aliases.js";
 import { parseModelRef, type ModelProvider } from "./model.js";
 
@@ -50,14 +54,28 @@ function bareModelRef(host: PluginHost, model: string): string | undefined {
   return knowing.length ? `${knowing[0].name}:${model}` : undefined;
 }
 
+/** Each host's `systemPrompt` hook, keyed as plugin state is (the host and its plugin view share the key). */
+const promptHooks = new WeakMap<object, RawHooks["systemPrompt"]>();
+
+/** @internal The host hands its raw `systemPrompt` hook over once, when it opens (for it and its plugin view); returns `host`. */
+export function serveSystemPrompt<H extends PluginHost>(host: H, hook: RawHooks["systemPrompt"]): H {
+  promptHooks.set(hostKey(host), hook);
+  return host;
+}
+
 /**
- * The system prompt: config (or the default), then the instruction files (see instructions.ts: the
- * user's, the project root's, those of the folders down to the working directory, with their imports).
+ * The system prompt: the run's override, else config's, else the default; then what `systemPrompt`
+ * handlers add (the built-in `instructions` plugin: the instruction files), in tap order, each after a
+ * blank line. A handler that fails or times out is skipped.
  */
 export async function systemPrompt(host: PluginHost, override?: string, where: { cwd?: string; userConfigDir?: string } = {}): Promise<string> {
   const base = override ?? host.config.systemPrompt ?? defaultSystemPrompt(host.workspace.root);
-  const { text } = loadInstructions({ root: host.workspace.root, cwd: where.cwd ?? host.cwd, userConfigDir: where.userConfigDir, workspace: host.workspace });
-  return text ? `${base}\n\n${text}` : base;
+  const hook = promptHooks.get(hostKey(host));
+  if (!hook?.isUsed()) return base;
+  const info: SystemPromptInfo = freezeCopy({ base, cwd: where.cwd ?? host.cwd, ...(where.userConfigDir ? { userConfigDir: where.userConfigDir } : {}) });
+  const sections = new TextCollector(info, "section");
+  await hook.promise(sections);
+  return sections.taken.length ? `${base}\n\n${sections.taken.map((s) => s.text).join("\n\n")}` : base;
 }
 
 export function defaultSystemPrompt(root: string): string {

@@ -22,8 +22,8 @@ export function contextBlocks(entries: readonly ContextEntry[]): string {
   return entries.map((e) => `<context from="${e.plugin}">\n${e.text}\n</context>`).join("\n\n");
 }
 
-/** A collector that takes `{ [key]: string }` from each handler. */
-class TextCollector<V> implements Collector<V> {
+/** A collector that takes `{ [key]: string }` from each handler (blank text is dropped). */
+export class TextCollector<V> implements Collector<V> {
   readonly taken: ContextEntry[] = [];
   constructor(
     private readonly info: V,

@@ -7,3 +7,8 @@ export function defaultUserConfigDir(): string {
   const xdg = process.env.XDG_CONFIG_HOME || path.join(homedir(), ".config");
   return path.join(xdg, "agent");
 }
+
+/** Claude Code's user folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+export function claudeUserDir(): string {
+  return process.env.CLAUDE_CONFIG_DIR || path.join(homedir(), ".claude");
+}

@@ -31,6 +31,7 @@ describe("hook table", () => {
     registerAgents: AsyncSeriesHook,
     sessionStart: AsyncSeriesHook,
     userPromptSubmit: AsyncSeriesHook,
+    systemPrompt: AsyncSeriesHook,
     beforeModelRequest: AsyncSeriesWaterfallHook,
     permission: AsyncSeriesHook,
     permissionRequest: AsyncSeriesHook,

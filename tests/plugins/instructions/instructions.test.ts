@@ -6,10 +6,12 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
-import { createHost } from "../../core/index.js";
-import { loadInstructions, systemPrompt } from "../../core/embed.js";
-import { createWorkspace } from "../../core/host/workspace.js";
-import { cleanupTemp, tempDir, tempProject } from "../helpers/project.js";
+import { builtinPlugins } from "../../../cli/builtins.js";
+import { createHost } from "../../../core/index.js";
+import { systemPrompt } from "../../../core/embed.js";
+import { createWorkspace } from "../../../core/host/workspace.js";
+import { loadInstructions } from "../../../kit/index.js";
+import { cleanupTemp, tempDir, tempProject } from "../../helpers/project.js";
 
 afterAll(cleanupTemp);
 
@@ -72,7 +74,8 @@ test("bounded: a file over 64 KiB is cut, saying so", () => {
 test("the system prompt of a host started in a nested folder carries the nested and user instructions", async () => {
   const p = tempProject({ "AGENTS.md": "root rule", "pkg/a/AGENTS.md": "nested rule" });
   p.write(path.relative(p.dir, path.join(p.configHome, "AGENTS.md")), "my own rule");
-  const host = await createHost({ cwd: path.join(p.dir, "pkg/a"), userConfigDir: p.configHome });
+  // Instructions are a built-in plugin's: the host gets them with the built-ins, as the agent command's does.
+  const host = await createHost({ cwd: path.join(p.dir, "pkg/a"), userConfigDir: p.configHome, builtins: builtinPlugins.filter((b) => b.name === "instructions") });
   try {
     expect(host.workspace.root).toBe(p.dir);
     const system = await systemPrompt(host, undefined, { userConfigDir: p.configHome });

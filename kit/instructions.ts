@@ -10,13 +10,19 @@
  * file, `~/` for the home folder; a project file's imports must stay inside the workspace (the same
  * containment as the tools, symlinks included), the user file's inside the user config folder. Each
  * file is cut at 64 KiB and all of them together at 128 KiB, saying so.
+ * Pure file reading (`agent-host/kit`): the built-in `instructions` plugin puts the text in the system
+ * prompt (the `systemPrompt` hook), and `agent doctor` lists the files.
  */
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { claudeUserDir } from "../config/claude-settings.js";
-import { isInside } from "../../kit/fs/path-inside.js";
-import type { Workspace } from "../types.js";
+import { isInside } from "./fs/path-inside.js";
+import { claudeUserDir } from "./fs/user-config-dir.js";
+
+/** What the loader needs of a workspace: `resolve` throws for a path outside it (a host's `workspace`). */
+export interface InstructionWorkspace {
+  resolve(p: string, options?: { access?: "read" | "write" }): string;
+}
 
 export const INSTRUCTION_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
 /** In each project folder: agent-host's and Claude Code's names, Claude Code's personal file last. */
@@ -46,7 +52,7 @@ export interface InstructionSources {
   root: string;
   cwd: string;
   userConfigDir?: string;
-  workspace: Pick<Workspace, "resolve">;
+  workspace: InstructionWorkspace;
 }
 
 
@@ -148,7 +154,7 @@ export function loadInstructions(src: InstructionSources): Instructions {
   return { files, skipped, text: blocks.join("\n\n") };
 }
 
-function allowedInWorkspace(target: string, workspace: Pick<Workspace, "resolve">): true | string {
+function allowedInWorkspace(target: string, workspace: InstructionWorkspace): true | string {
   try {
     workspace.resolve(target, { access: "read" });
     return true;
