@@ -117,7 +117,9 @@ async function runHeadless(
     await resumeFromFlags(host, v, (level, message) => host.emit({ type: "notice", level, source: "sessions", message }));
     // `/review src/x.ts` runs the command first, as in the interactive session; its prompt is what the model gets.
     const expanded = await expandCommand(host, prompt.text, controller.signal);
-    if (expanded.output !== undefined) process.stdout.write(expanded.output.endsWith("\n") ? expanded.output : `${expanded.output}\n`);
+    // With json / stream-json, stdout is the machine's: what a command says before its prompt runs goes to stderr.
+    const said = format !== "text" && expanded.prompt !== undefined ? process.stderr : process.stdout;
+    if (expanded.output !== undefined) said.write(expanded.output.endsWith("\n") ? expanded.output : `${expanded.output}\n`);
     if (expanded.prompt === undefined) {
       off();
       return ExitCode.OK;

@@ -193,8 +193,9 @@ describe("an untrusted folder: nothing it ships runs, on any command", () => {
         // The run stands for -p hi too: it ran to the end, through the model's read_file call ("done" comes after it).
         if (args === RUN) {
           expect(r.code, r.stderr).toBe(0);
-          // (The JSON is the last thing on stdout: the CLI prints a line about /evil's allowed-tools before it.)
-          expect(JSON.parse(r.stdout.slice(r.stdout.indexOf("\n{") + 1))).toMatchObject({ ok: true, result: "done", toolCalls: [{ name: "read_file", outcome: "ok" }] });
+          // stdout is the JSON alone; what /evil says of its allowed-tools goes to stderr.
+          expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, result: "done", toolCalls: [{ name: "read_file", outcome: "ok" }] });
+          expect(r.stderr).toContain("allowed-tools not asked for: this folder is not trusted");
         }
       }
     }, 240_000);
