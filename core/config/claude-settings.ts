@@ -11,7 +11,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import type { AgentConfig } from "./config-schema.js";
-import { ruleProblem } from "./config-schema.js";
+import { ruleProblem } from "../../kit/text/rule-syntax.js";
 import { ConfigError, errorMessage } from "../../kit/errors.js";
 import { parseJson } from "../../kit/text/json.js";
 

@@ -176,4 +176,3 @@ export type PermissionRule = z.infer<typeof PermissionRuleSchema>;
 export type ToolOverride = z.infer<typeof ToolOverrideSchema>;
 export type PluginEntry = z.infer<typeof PluginEntrySchema>;
 
-export { ruleProblem };

@@ -6,7 +6,7 @@
  * subject it stands for; a subject that cannot be written that way (a backslash, unbalanced
  * parentheses, `..`) gets no rule, and the user can allow it for the session only.
  */
-import { ruleProblem } from "../config/config-schema.js";
+import { ruleProblem } from "../../kit/text/rule-syntax.js";
 import { parseRule, type SubjectKind } from "./permissions.js";
 import { isUncertain, plainSubjects } from "../../kit/shell/subject-marks.js";
 

@@ -4,7 +4,7 @@
  * refused as config errors.
  */
 import { describe, expect, test } from "vitest";
-import { ruleProblem } from "../../core/config/config-schema.js";
+import { ruleProblem } from "../../kit/text/rule-syntax.js";
 import { compileRules, decide, pathMatcher, suggestRules } from "../../core/gate/permissions.js";
 import { shellCommands, UNCERTAIN } from "../../kit/shell/index.js";
 import { opaqueMark } from "../../kit/shell/subject-marks.js";
