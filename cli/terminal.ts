@@ -12,6 +12,7 @@ import { writeFileAtomic } from "../kit/index.js";
 import { createInterface, type Completer, type Interface, type Key } from "node:readline";
 import { isAnswerKey, splitQuestion } from "./render/permission-prompt.js";
 import { movesCursor } from "./render/_style.js";
+import { cursorLineReflows } from "./render/live-rows.js";
 
 const HISTORY_SIZE = 500;
 const PROMPT = "> ";
@@ -37,10 +38,12 @@ export class Terminal {
   private onInterrupt: (() => void) | undefined;
   /** The question being asked takes one key as its answer, no Enter. */
   private oneKey = false;
+  private resizeGuards: (() => void)[] = [];
   private readonly restorePaste = () => void (movesCursor(process.stdout) && process.stdout.write(PASTE_OFF));
 
   open(historyFile: string, completer?: Completer): void {
     this.historyFile = historyFile;
+    const before = new Set(process.stdout.listeners("resize"));
     const rl = createInterface({
       input: process.stdin,
       output: process.stdout,
@@ -51,6 +54,7 @@ export class Terminal {
       ...(completer ? { completer } : {}),
     });
     this.rl = rl;
+    this.guardResize(rl, before);
     // Every key passes here first (readline reads `_ttyWrite` for each key): paste, and keys during a run.
     const own = rl as unknown as { _ttyWrite: TtyWrite };
     const original = own._ttyWrite.bind(rl);
@@ -117,7 +121,27 @@ export class Terminal {
     }
   }
 
+  /**
+   * readline draws its line again on a resize (up by the rows its cursor was on, then erase below). During
+   * a run it has no line of its own, and erasing would cut the renderer's: the renderer redraws what it
+   * shows. Where the terminal rewraps the cursor's line itself, readline's count of rows is the one at the
+   * new width.
+   */
+  private guardResize(rl: Interface, before: Set<unknown>): void {
+    for (const listener of process.stdout.listeners("resize").filter((l) => !before.has(l))) {
+      process.stdout.off("resize", listener as () => void);
+      const guarded = () => {
+        if (this.mode === "running") return;
+        if (cursorLineReflows()) (rl as unknown as { prevRows: number }).prevRows = rl.getCursorPos().rows;
+        (listener as () => void)();
+      };
+      process.stdout.on("resize", guarded);
+      this.resizeGuards.push(guarded);
+    }
+  }
+
   close(): void {
+    for (const guarded of this.resizeGuards.splice(0)) process.stdout.off("resize", guarded);
     const rl = this.rl;
     this.rl = undefined;
     rl?.close();

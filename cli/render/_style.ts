@@ -4,6 +4,9 @@ export interface Output {
   write(chunk: string): unknown;
   isTTY?: boolean;
   columns?: number;
+  /** A terminal's "resize" event. */
+  on?(event: "resize", listener: () => void): unknown;
+  off?(event: "resize", listener: () => void): unknown;
 }
 
 /** Colours for this stream: NO_COLOR wins, then FORCE_COLOR, then "is it a terminal". */

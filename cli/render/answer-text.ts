@@ -49,6 +49,11 @@ export class AnswerText {
     }
   }
 
+  /** The terminal was resized: the part still being written is drawn again at the new width. */
+  resized(): void {
+    this.md?.redraw();
+  }
+
   /** Text and tool lines share one terminal: start tool lines on a fresh line (after the Markdown held back). */
   breakLine(): void {
     this.md?.flush();

@@ -7,6 +7,7 @@
  */
 import { Lexer, type Token, type Tokens } from "marked";
 import type { Style } from "./_style.js";
+import { eraseRows, liveRows, rowsAt } from "./live-rows.js";
 import { displayWidth, padDisplay, wrapText } from "./text-width.js";
 
 export interface MarkdownOptions {
@@ -187,12 +188,14 @@ export function createMarkdownStream(write: (s: string) => void, o: () => Markdo
   /** Raw text on screen for the pending block (with the separator before it); undefined when none. */
   let shown: string | undefined;
   let tooTall = false;
+  /** The terminal's width when the preview was drawn (a resize since leaves its last line as it was, on most). */
+  let drawnCols = 0;
   const sep = () => (started ? "\n" : "");
-  const rowsOf = (text: string, cols: number) => text.split("\n").reduce((n, line) => n + Math.max(1, Math.ceil(displayWidth(line) / cols)), 0);
+  const cols = () => Math.max(1, stream.preview!.columns());
+  const rowsOf = (text: string, at: number) => text.split("\n").reduce((n, line) => n + rowsAt(line, at), 0);
   const erase = () => {
     if (shown === undefined) return;
-    const rows = rowsOf(shown, Math.max(1, stream.preview!.columns()));
-    write(`\r${rows > 1 ? `\x1b[${rows - 1}A` : ""}\x1b[0J`);
+    write(eraseRows(liveRows(shown, drawnCols || cols(), cols())));
     shown = undefined;
   };
   const show = (text: string) => {
@@ -201,9 +204,10 @@ export function createMarkdownStream(write: (s: string) => void, o: () => Markdo
     if (tooTall) return void write(raw);
     const next = (shown ?? sep()) + raw;
     write(shown === undefined ? next : raw);
+    if (shown === undefined) drawnCols = cols();
     shown = next;
     // Too tall to erase later: it stays raw, and the rest of the block is shown raw too.
-    if (rowsOf(next, Math.max(1, stream.preview.columns())) > stream.preview.rows() - 3) {
+    if (rowsOf(next, cols()) > stream.preview.rows() - 3) {
       tooTall = true;
       shown = undefined;
     }
@@ -237,6 +241,13 @@ export function createMarkdownStream(write: (s: string) => void, o: () => Markdo
       if (buf.trim()) emit(buf);
       else erase();
       buf = "";
+    },
+    /** The terminal was resized: the block being written is drawn again at the new width. */
+    redraw(): void {
+      if (shown === undefined) return;
+      const text = shown;
+      erase();
+      show(text.slice(sep().length));
     },
     /** Text received and not yet rendered. */
     get pending(): boolean {

@@ -41,8 +41,17 @@ export function createPrettyRenderer(options: PrettyOptions) {
   const width = () => Math.max(20, (err.columns || 100) - 1);
   // The spinner and the answer share one terminal: each makes way for the other.
   // A terminal without cursor controls (TERM=dumb) gets plain lines: no spinner redrawn in place.
-  const status = new StatusLine({ err, style: s, live: movesCursor(err), width, beforeDraw: () => answer.breakLine() });
+  const status = new StatusLine({ err, style: s, live: movesCursor(err), width, columns: () => err.columns || 100, beforeDraw: () => answer.breakLine() });
   const answer = new AnswerText({ out, streaming: options.streamText ?? !!out.isTTY, markdown: !!options.markdown, color: options.color, beforeWrite: () => status.clear() });
+
+  // A resize: the live part (the block being written, the spinner) is erased and drawn at the new width.
+  const onResize = () => {
+    status.resized();
+    answer.resized();
+  };
+  // One terminal behind both streams: one of them tells.
+  const resizing = [out, err].find((o) => movesCursor(o) && typeof o.on === "function");
+  resizing?.on!("resize", onResize);
 
   /** A finished line on stderr, above the spinner. */
   function line(text: string): void {
@@ -128,6 +137,7 @@ export function createPrettyRenderer(options: PrettyOptions) {
     },
     /** Stop drawing and release the spinner's timer. */
     dispose(): void {
+      resizing?.off?.("resize", onResize);
       status.clear();
       status.stopTimer();
     },

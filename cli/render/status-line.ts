@@ -3,7 +3,8 @@
  * and its seconds, redrawn in place until a finished line or the answer takes its place.
  */
 import type { Output, Style } from "./_style.js";
-import { clipWords } from "./text-width.js";
+import { eraseRows, liveRows } from "./live-rows.js";
+import { clipWords, displayWidth } from "./text-width.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const SPIN_MS = 80;
@@ -23,6 +24,8 @@ export interface StatusLineOptions {
   /** Draw at all (stderr is a terminal). */
   live: boolean;
   width(): number;
+  /** The terminal's width now. */
+  columns(): number;
   /** Called before each draw: the streamed text's line is ended first. */
   beforeDraw(): void;
 }
@@ -33,6 +36,8 @@ export class StatusLine {
   /** Off while the permission prompt asks its question. */
   paused = false;
   private shown = false;
+  /** What is drawn, and the terminal's width then (a resize may leave it wider than the screen). */
+  private drawn = { width: 0, cols: 1 };
   private frame = 0;
   private timer: NodeJS.Timeout | undefined;
 
@@ -40,9 +45,18 @@ export class StatusLine {
 
   clear(): void {
     if (this.shown) {
-      this.options.err.write("\r\x1b[K");
+      const cols = this.options.columns();
+      const rows = cols === this.drawn.cols ? 1 : liveRows(" ".repeat(this.drawn.width), this.drawn.cols, cols);
+      this.options.err.write(rows > 1 ? eraseRows(rows) : "\r\x1b[K");
       this.shown = false;
     }
+  }
+
+  /** The terminal was resized: erase the line as it now stands and draw it at the new width. */
+  resized(): void {
+    if (!this.shown) return;
+    this.clear();
+    this.draw();
   }
 
   draw(): void {
@@ -55,8 +69,11 @@ export class StatusLine {
       return;
     }
     this.options.beforeDraw();
-    err.write(`\r\x1b[K${s.cyan(FRAMES[this.frame++ % FRAMES.length])} ${s.dim(clipWords(label, this.options.width() - 2))}`);
+    const text = clipWords(label, this.options.width() - 2);
+    if (this.shown && this.options.columns() !== this.drawn.cols) this.clear();
+    err.write(`\r\x1b[K${s.cyan(FRAMES[this.frame++ % FRAMES.length])} ${s.dim(text)}`);
     this.shown = true;
+    this.drawn = { width: 2 + displayWidth(text), cols: this.options.columns() };
     if (!this.timer) {
       this.timer = setInterval(() => this.draw(), SPIN_MS);
       this.timer.unref();

@@ -2,7 +2,9 @@
  * A pseudo-terminal session (util-linux `script`) running the built CLI; `waitFor` reads the screen
  * output forward from the last match. Needs `npm run build` first.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, readlinkSync } from "node:fs";
+import xterm from "@xterm/headless";
 import { stripAnsi } from "../../cli/render/_style.js";
 import { CLI } from "./run-helpers.js";
 
@@ -10,6 +12,8 @@ export class PtySession {
   private raw = "";
   private cursor = 0;
   private waiters: (() => void)[] = [];
+  /** Where in the output each resize happened (a terminal resizes itself, then tells the program). */
+  private resizes: { at: number; cols: number; rows: number }[] = [];
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcess;
 
@@ -68,6 +72,47 @@ export class PtySession {
     return lines.join("\n");
   }
 
+  /** Resize the terminal as a user drags its window: the program gets SIGWINCH. */
+  resize(cols: number, rows = 40): void {
+    const pid = child(this.child.pid!);
+    execFileSync("stty", ["-F", readlinkSync(`/proc/${pid}/fd/0`), "cols", String(cols), "rows", String(rows)]);
+    this.resizes.push({ at: this.raw.length, cols, rows });
+  }
+
+  /**
+   * The screen and its scrollback as a real terminal emulator (xterm.js, which reflows soft-wrapped rows
+   * on a resize as most terminals do) shows them after all the output so far, resizes replayed where they
+   * happened: `rows` one string per row (trailing blanks trimmed), `lines` with soft-wrapped rows joined
+   * (the text as written); the empty rows at the bottom are dropped.
+   */
+  async terminal(): Promise<{ rows: string[]; lines: string[]; cols: number }> {
+    const term = new xterm.Terminal({ cols: 120, rows: 40, scrollback: 10_000, allowProposedApi: true });
+    const write = (s: string) => new Promise<void>((resolve) => term.write(s, resolve));
+    let from = 0;
+    for (const r of this.resizes) {
+      await write(this.raw.slice(from, r.at));
+      term.resize(r.cols, r.rows);
+      from = r.at;
+    }
+    await write(this.raw.slice(from));
+    const b = term.buffer.active;
+    const rows: string[] = [];
+    const lines: string[] = [];
+    for (let i = 0; i < b.length; i++) {
+      const row = b.getLine(i)!;
+      const wrapsOn = b.getLine(i + 1)?.isWrapped ?? false;
+      rows.push(row.translateToString(true));
+      const text = row.translateToString(!wrapsOn);
+      if (row.isWrapped && lines.length) lines[lines.length - 1] += text;
+      else lines.push(text);
+    }
+    const cols = term.cols;
+    term.dispose();
+    while (rows.length && rows[rows.length - 1] === "") rows.pop();
+    while (lines.length && lines[lines.length - 1] === "") lines.pop();
+    return { rows, lines, cols };
+  }
+
   /** Wait until `needle` appears after the previous match; the next wait starts after it. */
   async waitFor(needle: string): Promise<void> {
     for (;;) {
@@ -92,4 +137,11 @@ export class PtySession {
   kill(): void {
     this.child.kill("SIGKILL");
   }
+}
+
+/** The one child of `pid` (script's shell, which became the CLI by exec). */
+function child(pid: number): number {
+  const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/);
+  if (kids.length !== 1 || !kids[0]) throw new Error(`expected one child of ${pid}, got "${kids.join(" ")}"`);
+  return Number(kids[0]);
 }

@@ -1,0 +1,89 @@
+/**
+ * Issue 26 item 7 in a real pseudo-terminal, read back through a terminal emulator (xterm.js, which
+ * reflows soft-wrapped rows on a resize as most terminals do): a resize in the middle of a streamed
+ * answer and at the idle prompt leaves no torn or doubled lines, and a table wider than the terminal
+ * is fitted to it. Needs `npm run build` first.
+ */
+import { afterEach, beforeAll, expect, test } from "vitest";
+import { startFake, type FakeServer, type Turn } from "../core/loop-helpers.js";
+import { PtySession } from "./pty.js";
+import { assertBuilt, cleanEnv, makeProject, type Project } from "./run-helpers.js";
+
+beforeAll(assertBuilt);
+
+let srv: FakeServer | undefined;
+let project: Project | undefined;
+let pty: PtySession | undefined;
+afterEach(async () => {
+  if (process.env.PTY_DEBUG) console.log(pty?.output.slice(-4000));
+  pty?.kill();
+  await pty?.exited;
+  await srv?.close();
+  await project?.remove();
+  srv = project = pty = undefined;
+});
+
+async function start(script: Turn[]): Promise<PtySession> {
+  srv = await startFake("openai", script);
+  project = await makeProject({ model: "openai:gpt-fake", providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } } });
+  pty = new PtySession(project.dir, cleanEnv({}, project.dir));
+  await pty.waitFor("Type a task.");
+  await pty.prompt();
+  return pty;
+}
+
+const words = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `word${String(from + i).padStart(2, "0")}`).join(" ");
+const count = (lines: string[], needle: string) => lines.join("\n").split(needle).length - 1;
+
+test("a resize from 120 to 50 columns mid-answer: printed lines stay, the rest is drawn at the new width, nothing torn or doubled", async () => {
+  let resume!: () => void;
+  const gate = new Promise<void>((r) => (resume = r));
+  // Events: the role chunk, then one per text delta; the stream waits after the first half of the long paragraph.
+  const s = await start([
+    { text: ["The answer starts here.\n\n", `${words(1, 20)} `, `${words(21, 40)}\n\n`, "The end."], pauseAfter: 3, resume: gate },
+  ]);
+  s.type("Talk at length\r");
+  await s.waitFor("word20");
+  s.resize(50);
+  // The part still being written is drawn again at the new width: the resize was seen.
+  await s.waitFor("word20");
+  resume();
+  await s.waitFor("The end.");
+  await s.prompt();
+
+  const { rows, lines } = await s.terminal();
+  if (process.env.PTY_DEBUG) console.log(rows.join("\n"));
+  expect(count(lines, "The answer starts here.")).toBe(1);
+  expect(count(lines, "The end.")).toBe(1);
+  for (let i = 1; i <= 40; i++) expect(count(lines, `word${String(i).padStart(2, "0")}`), `word${i}`).toBe(1);
+  // The paragraph was rendered after the resize: rows of whole words (not soft-wrapped), each within 50 columns.
+  const para = lines.filter((l) => l.includes("word"));
+  expect(para.length).toBeGreaterThanOrEqual(6);
+  for (const l of para) {
+    expect(l).toMatch(/^(word\d\d ?)+$/);
+    expect(l.length).toBeLessThanOrEqual(50);
+  }
+  expect(lines.slice(lines.indexOf("The answer starts here."))).toEqual(["The answer starts here.", "", ...para, "", "The end.", expect.stringMatching(/^── 1 turn/), "", ">"]);
+  s.type("/exit\r");
+  expect(await s.exited).toBe(0);
+});
+
+test("a resize at the idle prompt redraws the typed line once, at the new width", async () => {
+  const s = await start(["Hi."]);
+  const typed = `${words(1, 12)} end`;
+  s.type(typed);
+  await s.waitFor("end");
+  s.resize(40);
+  // readline draws the line again on a resize.
+  await s.waitFor("> word01");
+  s.type("!");
+  await s.waitFor("!");
+  const { rows, lines } = await s.terminal();
+  if (process.env.PTY_DEBUG) console.log(rows.join("\n"));
+  expect(count(lines, "word01")).toBe(1);
+  expect(lines[lines.length - 1]).toBe(`> ${typed}!`);
+  expect(lines[lines.length - 2]).not.toContain("word");
+  for (const r of rows.slice(-3)) expect(r.length).toBeLessThanOrEqual(40);
+  s.type("\x15/exit\r");
+  expect(await s.exited).toBe(0);
+});
