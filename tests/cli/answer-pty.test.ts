@@ -63,7 +63,7 @@ test("a resize from 120 to 50 columns mid-answer: printed lines stay, the rest i
     expect(l).toMatch(/^(word\d\d ?)+$/);
     expect(l.length).toBeLessThanOrEqual(50);
   }
-  expect(lines.slice(lines.indexOf("The answer starts here."))).toEqual(["The answer starts here.", "", ...para, "", "The end.", expect.stringMatching(/^── 1 turn/), "", ">"]);
+  expect(lines.slice(lines.indexOf("The answer starts here."))).toEqual(["The answer starts here.", "", ...para, "", "The end.", expect.stringMatching(/^── 1 turn/), "", "> "]);
   s.type("/exit\r");
   expect(await s.exited).toBe(0);
 });
