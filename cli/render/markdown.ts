@@ -1,14 +1,15 @@
 /**
  * The model's answers as Markdown in a terminal: parsed with `marked` (its lexer only), drawn with
  * ANSI styles: headings, emphasis, inline code, links, lists (nested, ordered, tasks), block quotes,
- * fenced code (never re-wrapped), rules, and tables whose columns line up by display width (CJK, emoji).
+ * fenced code (never re-wrapped), rules, and tables whose columns line up by display width (CJK, emoji)
+ * and, wider than the terminal, are narrowed with their cells wrapped at words.
  * Without colours the structure stays (bullets, indentation, box-drawn tables). `createMarkdownStream`
  * renders block by block as text streams in, so a paragraph appears once it is complete.
  */
 import { Lexer, type Token, type Tokens } from "marked";
 import type { Style } from "./_style.js";
 import { eraseRows, liveRows, rowsAt } from "./live-rows.js";
-import { displayWidth, padDisplay, wrapText } from "./text-width.js";
+import { displayWidth, padDisplay, wrapCell, wrapText } from "./text-width.js";
 
 export interface MarkdownOptions {
   width: number;
@@ -114,7 +115,7 @@ function blocks(tokens: Token[], o: MarkdownOptions, depth: number): string[] {
         if (depth === 0) out.push("");
         break;
       case "table":
-        out.push(...table(t as Tokens.Table, s), "");
+        out.push(...table(t as Tokens.Table, s, o.width), "");
         break;
       case "hr":
         out.push(s.gray("─".repeat(Math.min(o.width, 40))), "");
@@ -150,15 +151,53 @@ function list(t: Tokens.List, o: MarkdownOptions, depth: number): string[] {
   return out;
 }
 
-function table(t: Tokens.Table, s: Style): string[] {
+/**
+ * A table in box-drawing lines. Wider than `width`, its columns are narrowed (those that fit a fair share
+ * keep their width, the wider ones share the rest in proportion) and cells wrap at words within them,
+ * with a rule between rows so a wrapped row reads as one.
+ */
+function table(t: Tokens.Table, s: Style, width: number): string[] {
   const head = t.header.map((c) => inline(c.tokens, s));
   const rows = t.rows.map((r) => r.map((c) => inline(c.tokens, s)));
-  const widths = head.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ""))));
+  const natural = head.map((h, i) => Math.max(1, ...[h, ...rows.map((r) => r[i] ?? "")].flatMap((c) => c.split("\n").map(displayWidth))));
+  const widths = fitColumns(natural, width - (3 * natural.length + 1));
+  const fitted = widths.some((w, i) => w < natural[i]);
   const align = (i: number) => (t.align[i] === "right" ? "right" : t.align[i] === "center" ? "center" : "left");
   const line = (l: string, m: string, r: string) => s.gray(l + widths.map((w) => "─".repeat(w + 2)).join(m) + r);
-  const row = (cells: string[], bold: boolean) =>
-    s.gray("│") + widths.map((w, i) => ` ${padDisplay(bold ? s.bold(cells[i] ?? "") : (cells[i] ?? ""), w, align(i))} `).join(s.gray("│")) + s.gray("│");
-  return [line("┌", "┬", "┐"), row(head, true), line("├", "┼", "┤"), ...rows.map((r) => row(r, false)), line("└", "┴", "┘")];
+  const row = (cells: string[], bold: boolean) => {
+    const wrapped = widths.map((w, i) => wrapCell(cells[i] ?? "", w).map((c) => (bold && c ? s.bold(c) : c)));
+    const height = Math.max(...wrapped.map((c) => c.length));
+    return Array.from({ length: height }, (_, k) =>
+      s.gray("│") + widths.map((w, i) => ` ${padDisplay(wrapped[i][k] ?? "", w, align(i))} `).join(s.gray("│")) + s.gray("│"));
+  };
+  const body = rows.flatMap((r, i) => (fitted && i > 0 ? [line("├", "┼", "┤"), ...row(r, false)] : row(r, false)));
+  return [line("┌", "┬", "┐"), ...row(head, true), line("├", "┼", "┤"), ...body, line("└", "┴", "┘")];
+}
+
+/** Column widths within `room` columns: as wide as their content when it fits, else narrowed (at least 1). */
+function fitColumns(natural: number[], room: number): number[] {
+  if (natural.reduce((a, b) => a + b, 0) <= room) return natural;
+  const widths = natural.slice();
+  let rest = natural.map((_, i) => i);
+  let left = Math.max(room, natural.length);
+  // Columns narrower than an equal share keep their width; the others share what is left.
+  for (;;) {
+    const share = left / rest.length;
+    const small = rest.filter((i) => natural[i] <= share);
+    if (!small.length) break;
+    for (const i of small) left -= natural[i];
+    rest = rest.filter((i) => natural[i] > share);
+  }
+  const total = rest.reduce((a, i) => a + natural[i], 0);
+  for (const i of rest) widths[i] = Math.max(1, Math.floor((left * natural[i]) / total));
+  // What rounding left over goes to the widest columns first.
+  let spare = left - rest.reduce((a, i) => a + widths[i], 0);
+  for (const i of [...rest].sort((a, b) => natural[b] - natural[a])) {
+    if (spare <= 0) break;
+    widths[i]++;
+    spare--;
+  }
+  return widths;
 }
 
 /** Render a whole Markdown text for the terminal (ends with a newline when non-empty). */

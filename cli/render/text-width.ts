@@ -94,6 +94,74 @@ export function wrapText(text: string, width: number, indent = ""): string[] {
   return out;
 }
 
+/**
+ * A table cell's text in lines no wider than `width`: wrapped at words; a word wider than the column is
+ * cut with "…" (a cell is not broken mid-word); Chinese, Japanese and Korean text breaks between characters. Styles open at the end of a line are closed there and
+ * opened again on the next, so a border drawn between them is not styled.
+ */
+export function wrapCell(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const lines: string[] = [];
+  for (const para of text.split("\n")) {
+    let cur = "";
+    let curWidth = 0;
+    for (const word of para.split(/ +/).filter((x) => x !== "")) {
+      const ww = stringWidth(word);
+      if (ww > w && CJK.test(word)) {
+        // Chinese, Japanese and Korean text breaks between characters: no word is cut.
+        if (cur && curWidth + 2 > w) {
+          lines.push(cur);
+          cur = "";
+        }
+        const pieces = hardBreak(cur ? `${cur} ${word}` : word, w);
+        lines.push(...pieces.slice(0, -1));
+        cur = pieces[pieces.length - 1] ?? "";
+        curWidth = stringWidth(cur);
+        continue;
+      }
+      const fitted = ww <= w ? word : `${hardBreak(word, Math.max(1, w - 1))[0] ?? ""}…`;
+      const fw = Math.min(ww, w);
+      if (cur && curWidth + 1 + fw <= w) {
+        cur += ` ${fitted}`;
+        curWidth += 1 + fw;
+        continue;
+      }
+      if (cur) lines.push(cur);
+      cur = fitted;
+      curWidth = fw;
+    }
+    lines.push(cur);
+  }
+  return carryStyles(lines);
+}
+
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
+// eslint-disable-next-line no-control-regex
+const SGR = /\x1b\[([0-9;]*)m/g;
+const CLOSES: Record<string, (open: number) => boolean> = {
+  "22": (o) => o === 1 || o === 2,
+  "23": (o) => o === 3,
+  "24": (o) => o === 4,
+  "29": (o) => o === 9,
+  "39": (o) => (o >= 30 && o <= 37) || (o >= 90 && o <= 97),
+};
+
+/** Each line closes the styles still open at its end and the next one opens them again. */
+function carryStyles(lines: string[]): string[] {
+  let open: number[] = [];
+  return lines.map((line) => {
+    const head = open.map((o) => `\x1b[${o}m`).join("");
+    for (const m of line.matchAll(SGR)) {
+      for (const code of (m[1] || "0").split(";")) {
+        if (code === "0") open = [];
+        else if (CLOSES[code]) open = open.filter((o) => !CLOSES[code](o));
+        else open.push(Number(code));
+      }
+    }
+    return `${head}${line}${open.length ? "\x1b[0m" : ""}`;
+  });
+}
+
 /** One line no wider than `max` columns: cut at a word boundary when one is near, with "…". */
 export function clipWords(s: string, max: number): string {
   const flat = s.replace(/\s+/g, " ").trim();

@@ -35,6 +35,54 @@ describe("renderMarkdown", () => {
   });
 });
 
+describe("a table wider than the terminal", () => {
+  const md = [
+    "| Name | Description | Size |",
+    "|---|---|--:|",
+    "| alpha | The first entry of the table, described at some length so that it has to wrap | 12 |",
+    "| 名前テスト | 日本語のテキストはとても長いのでこの列は折り返されるはずです 🎉 and emoji | 1234567 |",
+    "| x | supercalifragilisticexpialidocious-and-more-longword | 3 |",
+    "",
+  ].join("\n");
+  const cols = (line: string) => [...line].reduce<number[]>((at, ch, i, all) => ("│┼┬┴├┤┌┐└┘".includes(ch) ? [...at, stringWidth(all.slice(0, i).join(""))] : at), []);
+
+  for (const width of [40, 80]) {
+    it(`is fitted to ${width} columns: borders line up, cells wrap at words, a word longer than its column is cut with …`, () => {
+      const rows = renderMarkdown(md, { width, style: createStyle(false) }).trimEnd().split("\n");
+      expect(new Set(rows.map((r) => stringWidth(r)))).toEqual(new Set([width]));
+      const borders = cols(rows[1]);
+      for (const r of rows.slice(1, -1)) expect(cols(r), r).toEqual(borders);
+      const cells = rows.map((r) => r.split("│").slice(1, -1).map((c) => c.trim()));
+      const description = cells.map((c) => c[1] ?? "").filter(Boolean).join(" ");
+      // Every word of a wrapped cell is there whole, in order.
+      expect(description).toContain("The first entry of the table, described at some length so that it has to wrap");
+      expect(description.replace(/ /g, "")).toContain("日本語のテキストはとても長いのでこの列は折り返されるはずです🎉andemoji");
+      if (width === 40) expect(description).toMatch(/ supercalifra\S*…/);
+      else expect(description).toContain("supercalifragilisticexpialidocious-and-more-longword");
+      // The narrow columns keep their width.
+      expect(cells.some((c) => c[0] === "名前テスト")).toBe(true);
+      expect(cells.some((c) => c[2] === "1234567")).toBe(true);
+    });
+  }
+
+  it("with colours: the same text, and a style wrapped over two lines is closed before the border", () => {
+    const table = "| **bold words that have to wrap** | b |\n|-|-|\n| *an emphasised span, long* | c |\n";
+    const c = renderMarkdown(table, { width: 24, style: createStyle(true) });
+    expect(stripAnsi(c)).toBe(renderMarkdown(table, { width: 24, style: createStyle(false) }));
+    for (const line of c.trimEnd().split("\n")) {
+      expect(stringWidth(line)).toBe(24);
+      // eslint-disable-next-line no-control-regex
+      const last = line.slice(0, line.lastIndexOf("│")).match(/\x1b\[[0-9;]*m/g) ?? [];
+      expect(["\x1b[39m", "\x1b[0m", "\x1b[22m", undefined]).toContain(last.filter((e) => e !== "\x1b[90m").pop());
+    }
+  });
+
+  it("a table that fits is drawn as before, without rules between rows", () => {
+    const out = renderMarkdown("| a | b |\n|-|-|\n| 1 | 2 |\n| 3 | 4 |\n", { width: 40, style: createStyle(false) });
+    expect(out).toBe("┌───┬───┐\n│ a │ b │\n├───┼───┤\n│ 1 │ 2 │\n│ 3 │ 4 │\n└───┴───┘\n");
+  });
+});
+
 describe("createMarkdownStream", () => {
   it("renders block by block as text streams in, the same as rendering it whole", () => {
     const md = "# T\n\npara **one**\n\n```\ncode\n\nstill code\n```\n\n- a\n- b\n";
