@@ -151,16 +151,22 @@ function list(t: Tokens.List, o: MarkdownOptions, depth: number): string[] {
   return out;
 }
 
+/** Display widths of a cell's words (text in Chinese, Japanese or Korean breaks anywhere: two columns). */
+function longestWord(cell: string): number[] {
+  return cell.split(/[ \n]+/).map((w) => (/[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(w) ? 2 : displayWidth(w)));
+}
+
 /**
- * A table in box-drawing lines. Wider than `width`, its columns are narrowed (those that fit a fair share
- * keep their width, the wider ones share the rest in proportion) and cells wrap at words within them,
+ * A table in box-drawing lines. Wider than `width`, its columns are narrowed (see `fitColumns`) and
+ * cells wrap at words within them,
  * with a rule between rows so a wrapped row reads as one.
  */
 function table(t: Tokens.Table, s: Style, width: number): string[] {
   const head = t.header.map((c) => inline(c.tokens, s));
   const rows = t.rows.map((r) => r.map((c) => inline(c.tokens, s)));
   const natural = head.map((h, i) => Math.max(1, ...[h, ...rows.map((r) => r[i] ?? "")].flatMap((c) => c.split("\n").map(displayWidth))));
-  const widths = fitColumns(natural, width - (3 * natural.length + 1));
+  const words = head.map((h, i) => Math.max(1, ...[h, ...rows.map((r) => r[i] ?? "")].flatMap(longestWord)));
+  const widths = fitColumns(natural, words, width - (3 * natural.length + 1));
   const fitted = widths.some((w, i) => w < natural[i]);
   const align = (i: number) => (t.align[i] === "right" ? "right" : t.align[i] === "center" ? "center" : "left");
   const line = (l: string, m: string, r: string) => s.gray(l + widths.map((w) => "─".repeat(w + 2)).join(m) + r);
@@ -174,28 +180,47 @@ function table(t: Tokens.Table, s: Style, width: number): string[] {
   return [line("┌", "┬", "┐"), ...row(head, true), line("├", "┼", "┤"), ...body, line("└", "┴", "┘")];
 }
 
-/** Column widths within `room` columns: as wide as their content when it fits, else narrowed (at least 1). */
-function fitColumns(natural: number[], room: number): number[] {
-  if (natural.reduce((a, b) => a + b, 0) <= room) return natural;
-  const widths = natural.slice();
+/**
+ * Column widths within `room` columns: as wide as their content when it fits. Else each column gets at
+ * least its longest word (`words`), or its whole width when that is no more than an equal share, and the
+ * rest is shared in proportion to what each still lacks; when
+ * even the words do not fit, columns narrower than an equal share keep their width and the wider ones
+ * share the rest in proportion (their long words are cut).
+ */
+function fitColumns(natural: number[], words: number[], room: number): number[] {
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  if (sum(natural) <= room) return natural;
+  // At least: a column no wider than an equal share keeps its width, and none is narrower than its longest word.
+  const equal = Math.floor(room / natural.length);
+  for (const floor of [natural.map((n, i) => Math.min(n, Math.max(words[i], equal))), natural.map((n, i) => Math.min(n, words[i]))]) {
+    if (sum(floor) <= room) return share(floor, natural.map((n, i) => n - floor[i]), room - sum(floor));
+  }
   let rest = natural.map((_, i) => i);
   let left = Math.max(room, natural.length);
   // Columns narrower than an equal share keep their width; the others share what is left.
   for (;;) {
-    const share = left / rest.length;
-    const small = rest.filter((i) => natural[i] <= share);
+    const equal = left / rest.length;
+    const small = rest.filter((i) => natural[i] <= equal);
     if (!small.length) break;
     for (const i of small) left -= natural[i];
-    rest = rest.filter((i) => natural[i] > share);
+    rest = rest.filter((i) => natural[i] > equal);
   }
-  const total = rest.reduce((a, i) => a + natural[i], 0);
-  for (const i of rest) widths[i] = Math.max(1, Math.floor((left * natural[i]) / total));
-  // What rounding left over goes to the widest columns first.
-  let spare = left - rest.reduce((a, i) => a + widths[i], 0);
-  for (const i of [...rest].sort((a, b) => natural[b] - natural[a])) {
+  const base = natural.map((n, i) => (rest.includes(i) ? 1 : n));
+  return share(base, natural.map((n, i) => (rest.includes(i) ? n : 0)), left - rest.length);
+}
+
+/** `base` plus `extra` columns shared in proportion to `want` (never more than wanted), rounding to the neediest. */
+function share(base: number[], want: number[], extra: number): number[] {
+  const total = want.reduce((a, b) => a + b, 0);
+  if (total <= 0 || extra <= 0) return base;
+  const widths = base.map((b, i) => b + Math.min(want[i], Math.floor((extra * want[i]) / total)));
+  let spare = extra - widths.reduce((a, w, i) => a + w - base[i], 0);
+  for (const i of want.map((_, i) => i).sort((a, b) => want[b] - want[a])) {
     if (spare <= 0) break;
-    widths[i]++;
-    spare--;
+    if (widths[i] - base[i] < want[i]) {
+      widths[i]++;
+      spare--;
+    }
   }
   return widths;
 }

@@ -4,6 +4,7 @@
  * answer and at the idle prompt leaves no torn or doubled lines, and a table wider than the terminal
  * is fitted to it. Needs `npm run build` first.
  */
+import stringWidth from "string-width";
 import { afterEach, beforeAll, expect, test } from "vitest";
 import { startFake, type FakeServer, type Turn } from "../core/loop-helpers.js";
 import { PtySession } from "./pty.js";
@@ -23,10 +24,10 @@ afterEach(async () => {
   srv = project = pty = undefined;
 });
 
-async function start(script: Turn[]): Promise<PtySession> {
+async function start(script: Turn[], cols?: number): Promise<PtySession> {
   srv = await startFake("openai", script);
   project = await makeProject({ model: "openai:gpt-fake", providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } } });
-  pty = new PtySession(project.dir, cleanEnv({}, project.dir));
+  pty = new PtySession(project.dir, cleanEnv({}, project.dir), [], { cols });
   await pty.waitFor("Type a task.");
   await pty.prompt();
   return pty;
@@ -85,5 +86,40 @@ test("a resize at the idle prompt redraws the typed line once, at the new width"
   expect(lines[lines.length - 2]).not.toContain("word");
   for (const r of rows.slice(-3)) expect(r.length).toBeLessThanOrEqual(40);
   s.type("\x15/exit\r");
+  expect(await s.exited).toBe(0);
+});
+
+test("a table wider than the terminal is fitted to it: borders line up, cells wrap at words", async () => {
+  const table = [
+    "Here is the comparison:",
+    "",
+    "| Option | What it does | Default |",
+    "|---|---|---|",
+    "| --output-format | Chooses how the answer is printed: text for people, json or stream-json for programs | text |",
+    "| --model | 使うモデルを選びます。プロバイダー名なしでも指定できます | the configured one |",
+    "",
+    "That is all.",
+  ].join("\n");
+  const s = await start([table], 60);
+  s.type("Compare the options\r");
+  await s.waitFor("That is all.");
+  await s.prompt();
+  const { rows } = await s.terminal();
+  if (process.env.PTY_DEBUG) console.log(rows.join("\n"));
+  const drawn = rows.slice(rows.findIndex((r) => r.startsWith("┌")), rows.findIndex((r) => r.startsWith("└")) + 1);
+  expect(drawn.length).toBeGreaterThan(6);
+  // Every row of the table within the 60 columns, all the same width, the borders at the same columns.
+  const width = stringWidth(drawn[0]);
+  expect(width).toBeLessThanOrEqual(60);
+  const borders = (r: string) => [...r].flatMap((ch, i, all) => ("│┼┬┴├┤┌┐└┘".includes(ch) ? [stringWidth(all.slice(0, i).join(""))] : []));
+  for (const r of drawn) {
+    expect(stringWidth(r), r).toBe(width);
+    expect(borders(r), r).toEqual(borders(drawn[0]));
+  }
+  const cell = (col: number) => drawn.map((r) => r.split("│")[col]?.trim() ?? "").filter(Boolean).join(" ");
+  expect(cell(2)).toContain("Chooses how the answer is printed: text for people, json or stream-json for programs");
+  expect(cell(2).replace(/ /g, "")).toContain("使うモデルを選びます。プロバイダー名なしでも指定できます");
+  expect(cell(3)).toContain("the configured one");
+  s.type("/exit\r");
   expect(await s.exited).toBe(0);
 });

@@ -17,11 +17,14 @@ export class PtySession {
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcess;
 
-  constructor(cwd: string, env: NodeJS.ProcessEnv, args: string[] = [], options: { color?: boolean; term?: string } = {}) {
+  private readonly cols: number;
+
+  constructor(cwd: string, env: NodeJS.ProcessEnv, args: string[] = [], options: { color?: boolean; term?: string; cols?: number } = {}) {
+    this.cols = options.cols ?? 120;
     const argv = args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
     // A pseudo-terminal stands for a person at the keyboard: CI=true (as .ci/run sets it) would make the CLI headless.
     const { CI: _ci, ...rest } = env;
-    this.child = spawn("script", ["-qefc", `stty cols 120 rows 40; exec "${process.execPath}" "${CLI}" ${argv}`, "/dev/null"], {
+    this.child = spawn("script", ["-qefc", `stty cols ${this.cols} rows 40; exec "${process.execPath}" "${CLI}" ${argv}`, "/dev/null"], {
       cwd,
       env: { ...rest, ...(options.color ? { FORCE_COLOR: "1" } : { NO_COLOR: "1" }), TERM: options.term ?? "xterm" },
       stdio: ["pipe", "pipe", "pipe"],
@@ -86,7 +89,7 @@ export class PtySession {
    * (the text as written); the empty rows at the bottom are dropped.
    */
   async terminal(): Promise<{ rows: string[]; lines: string[]; cols: number }> {
-    const term = new xterm.Terminal({ cols: 120, rows: 40, scrollback: 10_000, allowProposedApi: true });
+    const term = new xterm.Terminal({ cols: this.cols, rows: 40, scrollback: 10_000, allowProposedApi: true });
     const write = (s: string) => new Promise<void>((resolve) => term.write(s, resolve));
     let from = 0;
     for (const r of this.resizes) {
