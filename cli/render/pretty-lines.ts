@@ -3,7 +3,7 @@ import type { AgentEvent } from "../../core/index.js";
 import { clip, firstLine, formatDuration, formatTokens } from "./_format.js";
 import type { Style } from "./_style.js";
 import type { RunningTool } from "./status-line.js";
-import { wrapText } from "./text-width.js";
+import { clipWords, wrapText } from "./text-width.js";
 
 /** `✓ read_file src/a.ts 12ms`, or the outcome and the first line of the error under it. */
 export function toolLine(e: Extract<AgentEvent, { type: "tool_end" }>, r: RunningTool | undefined, s: Style, width: number): string {
@@ -16,12 +16,12 @@ export function toolLine(e: Extract<AgentEvent, { type: "tool_end" }>, r: Runnin
     case "ok":
       return `${s.green("✓")} ${what} ${time}${cut}`;
     case "denied":
-      return `${s.yellow("✗")} ${what} ${s.yellow("denied")} ${time}\n  ${s.dim(clip(firstLine(e.error ?? ""), width - 2))}`;
+      return `${s.yellow("✗")} ${what} ${s.yellow("denied")} ${time}\n  ${s.dim(clipWords(firstLine(e.error ?? ""), width - 2))}`;
     case "aborted":
       return `${s.gray("■")} ${what} ${s.gray("cancelled")} ${time}`;
     default: {
       const label = e.outcome === "error" ? "failed" : e.outcome === "invalid" ? "invalid input" : e.outcome;
-      return `${s.red("✗")} ${what} ${s.red(label)} ${time}\n  ${s.dim(clip(firstLine(e.error ?? ""), width - 2))}`;
+      return `${s.red("✗")} ${what} ${s.red(label)} ${time}\n  ${s.dim(clipWords(firstLine(e.error ?? ""), width - 2))}`;
     }
   }
 }

@@ -1,9 +1,11 @@
 /** The terminal's Markdown and text-width helpers: what the interactive session draws answers and notices with. */
 import stringWidth from "string-width";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createStyle, stripAnsi } from "../../cli/render/_style.js";
 import { createMarkdownStream, renderMarkdown } from "../../cli/render/markdown.js";
+import { cursorLineReflows, liveRows } from "../../cli/render/live-rows.js";
 import { createPrettyRenderer } from "../../cli/render/pretty.js";
+import { StatusLine } from "../../cli/render/status-line.js";
 import { clipWords, wrapText } from "../../cli/render/text-width.js";
 
 const plain = { width: 60, style: createStyle(false) };
@@ -83,7 +85,17 @@ describe("a table wider than the terminal", () => {
   });
 });
 
+/** The tests run as in xterm or xterm.js, whatever terminal they are started from. */
+function asXterm(): void {
+  beforeEach(() => {
+    for (const k of ["TERM_PROGRAM", "VTE_VERSION", "KITTY_WINDOW_ID", "WT_SESSION", "ALACRITTY_WINDOW_ID", "WEZTERM_PANE"]) vi.stubEnv(k, "");
+    vi.stubEnv("TERM", "xterm");
+    return () => void vi.unstubAllEnvs();
+  });
+}
+
 describe("createMarkdownStream", () => {
+  asXterm();
   it("renders block by block as text streams in, the same as rendering it whole", () => {
     const md = "# T\n\npara **one**\n\n```\ncode\n\nstill code\n```\n\n- a\n- b\n";
     let out = "";
@@ -100,6 +112,62 @@ describe("createMarkdownStream", () => {
     expect(out).toBe("so **far");
     st.push("**\n\n");
     expect(out).toBe("so **far\r\x1b[0Jso far\n");
+  });
+
+  it("after a resize, the unfinished block is erased by the rows it takes now and drawn again at the new width", () => {
+    let out = "";
+    let columns = 100;
+    const st = createMarkdownStream((s) => (out += s), () => ({ ...plain, width: columns - 1 }), { preview: { columns: () => columns, rows: () => 40 } });
+    st.push("Done.\n\n");
+    const long = "word ".repeat(30).trim(); // 149 columns: two rows at 100
+    st.push(long);
+    out = "";
+    columns = 50;
+    // xterm and xterm.js leave the cursor's line as drawn (two rows); the blank line before it is one.
+    st.redraw();
+    expect(out).toBe(`\r\x1b[2A\x1b[0J\n${long}`);
+    out = "";
+    st.push(" end\n\n");
+    // Drawn at 50 columns now: three rows of it, and the blank one; then the paragraph rendered at 49.
+    expect(out.startsWith("\r\x1b[3A\x1b[0J\n")).toBe(true);
+    expect(out.slice("\r\x1b[3A\x1b[0J\n".length).split("\n").every((l) => l.length <= 49)).toBe(true);
+  });
+});
+
+describe("liveRows: the rows a live line takes after a resize", () => {
+  const text = `\n${"x".repeat(150)}`;
+  it("xterm, xterm.js: earlier lines rewrapped, the cursor's line as it was drawn", () => {
+    expect(liveRows(text, 100, 50, false)).toBe(1 + 2);
+    expect(liveRows(`${"y".repeat(120)}\n${"x".repeat(10)}`, 100, 50, false)).toBe(3 + 1);
+  });
+  it("VTE, kitty, iTerm2 and the like rewrap the cursor's line too (told by the variables they set)", () => {
+    expect(liveRows(text, 100, 50, true)).toBe(1 + 3);
+    expect(cursorLineReflows({ VTE_VERSION: "7600" })).toBe(true);
+    expect(cursorLineReflows({ TERM_PROGRAM: "iTerm.app" })).toBe(true);
+    expect(cursorLineReflows({ TERM_PROGRAM: "vscode" })).toBe(false);
+    expect(cursorLineReflows({ VTE_VERSION: "7600", TMUX: "/tmp/tmux-0/default,1,0" })).toBe(false);
+  });
+});
+
+describe("the spinner line on a resize", () => {
+  asXterm();
+  it("is erased by the rows it now takes and drawn again within the new width", () => {
+    let out = "";
+    let columns = 100;
+    const err = { write: (s: string) => (out += s), isTTY: true, columns };
+    const status = new StatusLine({ err, style: createStyle(false), live: true, width: () => columns - 1, columns: () => columns, beforeDraw: () => {} });
+    status.running.set("c1", { name: "run_command", detail: "x".repeat(200), started: performance.now() });
+    status.draw();
+    status.stopTimer();
+    expect(stringWidth(stripAnsi(out.split("\x1b[K").pop()!))).toBe(99);
+    out = "";
+    columns = 40;
+    status.resized();
+    status.stopTimer();
+    // xterm.js keeps the cursor's line as drawn: one row; where it is rewrapped (VTE...), three rows are erased.
+    expect(out.startsWith("\r\x1b[K")).toBe(true);
+    const drawn = out.split("\x1b[K").pop()!;
+    expect(stringWidth(drawn)).toBeLessThanOrEqual(39);
   });
 });
 

@@ -23,7 +23,8 @@ export class PtySession {
     this.cols = options.cols ?? 120;
     const argv = args.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
     // A pseudo-terminal stands for a person at the keyboard: CI=true (as .ci/run sets it) would make the CLI headless.
-    const { CI: _ci, ...rest } = env;
+    // It is read as xterm.js reads it (see `terminal`): no variable of the terminal the tests run in.
+    const { CI: _ci, TERM_PROGRAM: _tp, VTE_VERSION: _vte, KITTY_WINDOW_ID: _k, WT_SESSION: _wt, ALACRITTY_WINDOW_ID: _a, WEZTERM_PANE: _wz, TMUX: _tm, STY: _sty, ...rest } = env;
     this.child = spawn("script", ["-qefc", `stty cols ${this.cols} rows 40; exec "${process.execPath}" "${CLI}" ${argv}`, "/dev/null"], {
       cwd,
       env: { ...rest, ...(options.color ? { FORCE_COLOR: "1" } : { NO_COLOR: "1" }), TERM: options.term ?? "xterm" },
