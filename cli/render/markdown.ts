@@ -9,7 +9,7 @@
 import { Lexer, type Token, type Tokens } from "marked";
 import type { Style } from "./_style.js";
 import { eraseRows, liveRows, rowsAt } from "./live-rows.js";
-import { displayWidth, padDisplay, wrapCell, wrapText } from "./text-width.js";
+import { breaksAnywhere, displayWidth, padDisplay, wrapCell, wrapText } from "./text-width.js";
 
 export interface MarkdownOptions {
   width: number;
@@ -153,13 +153,12 @@ function list(t: Tokens.List, o: MarkdownOptions, depth: number): string[] {
 
 /** Display widths of a cell's words (text in Chinese, Japanese or Korean breaks anywhere: two columns). */
 function longestWord(cell: string): number[] {
-  return cell.split(/[ \n]+/).map((w) => (/[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(w) ? 2 : displayWidth(w)));
+  return cell.split(/[ \n]+/).map((w) => (breaksAnywhere(w) ? 2 : displayWidth(w)));
 }
 
 /**
- * A table in box-drawing lines. Wider than `width`, its columns are narrowed (see `fitColumns`) and
- * cells wrap at words within them,
- * with a rule between rows so a wrapped row reads as one.
+ * A table in box-drawing lines. Wider than `width`, its columns are narrowed (see `fitColumns`), cells
+ * wrap at words within them, and a rule between rows keeps a wrapped row reading as one.
  */
 function table(t: Tokens.Table, s: Style, width: number): string[] {
   const head = t.header.map((c) => inline(c.tokens, s));
@@ -183,9 +182,9 @@ function table(t: Tokens.Table, s: Style, width: number): string[] {
 /**
  * Column widths within `room` columns: as wide as their content when it fits. Else each column gets at
  * least its longest word (`words`), or its whole width when that is no more than an equal share, and the
- * rest is shared in proportion to what each still lacks; when
- * even the words do not fit, columns narrower than an equal share keep their width and the wider ones
- * share the rest in proportion (their long words are cut).
+ * rest is shared in proportion to what each still lacks. When even the words do not fit, columns
+ * narrower than an equal share keep their width and the wider ones share the rest in proportion (their
+ * long words are cut).
  */
 function fitColumns(natural: number[], words: number[], room: number): number[] {
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);

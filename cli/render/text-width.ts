@@ -96,8 +96,9 @@ export function wrapText(text: string, width: number, indent = ""): string[] {
 
 /**
  * A table cell's text in lines no wider than `width`: wrapped at words; a word wider than the column is
- * cut with "…" (a cell is not broken mid-word); Chinese, Japanese and Korean text breaks between characters. Styles open at the end of a line are closed there and
- * opened again on the next, so a border drawn between them is not styled.
+ * cut with "…" (a cell is not broken mid-word); Chinese, Japanese and Korean text breaks between
+ * characters. Styles open at the end of a line are closed there and opened again on the next, so a
+ * border drawn between them is not styled.
  */
 export function wrapCell(text: string, width: number): string[] {
   const w = Math.max(1, width);
@@ -107,7 +108,7 @@ export function wrapCell(text: string, width: number): string[] {
     let curWidth = 0;
     for (const word of para.split(/ +/).filter((x) => x !== "")) {
       const ww = stringWidth(word);
-      if (ww > w && CJK.test(word)) {
+      if (ww > w && breaksAnywhere(word)) {
         // Chinese, Japanese and Korean text breaks between characters: no word is cut.
         if (cur && curWidth + 2 > w) {
           lines.push(cur);
@@ -136,6 +137,8 @@ export function wrapCell(text: string, width: number): string[] {
 }
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
+/** Chinese, Japanese or Korean text: a line may break between any two of its characters. */
+export const breaksAnywhere = (word: string): boolean => CJK.test(word);
 // eslint-disable-next-line no-control-regex
 const SGR = /\x1b\[([0-9;]*)m/g;
 const CLOSES: Record<string, (open: number) => boolean> = {
