@@ -123,3 +123,19 @@ test("a table wider than the terminal is fitted to it: borders line up, cells wr
   s.type("/exit\r");
   expect(await s.exited).toBe(0);
 });
+
+test("TERM=dumb: a resize mid-answer still writes plain lines, no cursor controls", async () => {
+  let resume!: () => void;
+  const gate = new Promise<void>((r) => (resume = r));
+  srv = await startFake("openai", [{ text: ["Intro.\n\n", "First part of the answer ", "and the rest of it.\n\nDone."], pauseAfter: 3, resume: gate }]);
+  project = await makeProject({ model: "openai:gpt-fake", providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } } });
+  const s = (pty = new PtySession(project.dir, cleanEnv({}, project.dir), ["-p", "Answer"], { term: "dumb" }));
+  // Without cursor controls a block shows once complete: the first one is there, the second on its way.
+  await s.waitFor("Intro.");
+  s.resize(50);
+  resume();
+  expect(await s.exited).toBe(0);
+  expect(s.text).toContain("First part of the answer and the rest of it.");
+  // eslint-disable-next-line no-control-regex
+  expect(s.output).not.toMatch(/\x1b\[(K|0J|\d*A|\?2004)/);
+});
