@@ -73,8 +73,8 @@ export class ParallelHook<Host extends unknown[]> extends Entry<Host, Host, void
   }
 }
 
-/** Sync: handlers run in the caller's tick and return nothing (they cannot be bounded by a timeout). */
-export class SyncSeriesHook<Host extends unknown[]> extends Entry<Host, Host, void, Host> {
+/** Sync: handlers run in the caller's tick (they cannot be bounded by a timeout); what they return goes to the host's collector, if any. */
+export class SyncSeriesHook<Host extends unknown[], View extends unknown[] = Host, Out = void, Handed extends unknown[] = View> extends Entry<Host, View, Out, Handed> {
   readonly kind = "sync";
   create(): SyncHook<Host> {
     return new SyncHook<Host>(this.args);
@@ -86,4 +86,4 @@ export type AnyHookEntry =
   | BailHook<any, any, any, any, any>
   | WaterfallHook<any, any, any, any>
   | ParallelHook<any>
-  | SyncSeriesHook<any>;
+  | SyncSeriesHook<any, any, any, any>;

@@ -6,6 +6,7 @@
  */
 import type { ConfigTrust } from "../config/trust.js";
 import type { StopReason } from "./events.js";
+import type { ModelMessage } from "../loop/model.js";
 import type { CallAgentInfo, DeepReadonly, PermissionMode, RegisteredTool } from "../types.js";
 
 /**
@@ -242,4 +243,50 @@ export interface ConfigEnv {
    * what the agent may do, and leaves out every part it refuses; the user is told what was not loaded.
    */
   readonly trust: ConfigTrust;
+}
+
+/** What the conversation committed since the last batch (the transcript's records, as `.agent/sessions/<id>.jsonl` holds them). */
+export type TranscriptRecord =
+  | { type: "message"; time: string; message: ModelMessage }
+  | { type: "usage"; time: string; inputTokens: number; outputTokens: number }
+  | { type: "compaction"; time: string; trigger: "manual" | "auto"; summary: string; tokensBefore: number; tokensAfter: number; messages: ModelMessage[] }
+  | { type: "rewrite"; time: string; reason: string; messages: ModelMessage[] }
+  | { type: "clear"; time: string };
+
+/**
+ * What a `transcript` handler is handed after each finished step: the session, the model of the run
+ * (else the session's), and what is new. `records` is empty when the host only asks where the transcript is.
+ */
+export interface TranscriptBatch {
+  readonly sessionId: string;
+  readonly model: string | undefined;
+  readonly records: readonly DeepReadonly<TranscriptRecord>[];
+}
+
+/** A `transcript` handler's answer: the file this session's transcript is written to (`session.transcriptPath`). */
+export type TranscriptAnswer = { file: string };
+
+/** What `session.resume` asks the `sessionLoad` handlers for. */
+export interface SessionLoadRequest {
+  /** An id, the start of exactly one id, or `last`. */
+  readonly id: string;
+  /** Set for a fork: the id the copy goes on under. */
+  readonly forkId?: string;
+}
+
+/** A `sessionLoad` handler's answer: the saved conversation, or why there is none (`E_USAGE`). */
+export type SessionLoadAnswer =
+  | { session: { id: string; messages: ModelMessage[]; usage: { inputTokens: number; outputTokens: number }; damaged?: string } }
+  | { error: string };
+
+/** What `session.resume` resolves with. */
+export interface ResumeResult {
+  /** The id the conversation goes on under (a new one for a fork). */
+  id: string;
+  /** The session that was loaded. */
+  from: string;
+  forked: boolean;
+  messages: number;
+  /** Set when the transcript's tail was damaged and dropped. */
+  damaged?: string;
 }

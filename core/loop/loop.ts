@@ -41,11 +41,11 @@ export async function runAgent(host: Host, hooks: RawHooks, control: RunControl,
   session.running = true;
   const run = new Run(host, hooks, control, session, { ref, provider, model, maxTurns, options });
   control.current = run;
-  if (control.recorder) control.recorder.runModel = ref;
+  if (control.transcript) control.transcript.runModel = ref;
   try {
     return await run.execute(prompt);
   } finally {
-    if (control.recorder) control.recorder.runModel = undefined;
+    if (control.transcript) control.transcript.runModel = undefined;
     control.current = undefined;
     session.running = false;
   }
@@ -86,7 +86,7 @@ class Run {
 
   /** A finished step goes to the transcript (one write, fsync) before the loop goes on. */
   private persist(): void {
-    this.control.recorder?.sync(this.session.messages);
+    this.control.transcript?.sync(this.session.messages);
   }
 
   requestStop(plugin: string, reason: string): void {
@@ -275,7 +275,7 @@ class Run {
 
   private addUsage(u: ModelUsage | undefined): void {
     if (!u) return;
-    this.control.recorder?.usage(u);
+    this.control.transcript?.usage(u);
     this.control.context?.estimator.reported(u.inputTokens);
     this.usage.inputTokens += u.inputTokens;
     this.usage.outputTokens += u.outputTokens;

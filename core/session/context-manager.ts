@@ -10,7 +10,7 @@ import type { RawHooks } from "../hooks/hooks.js";
 import type { AgentConfig } from "../config/config-schema.js";
 import type { AgentSession } from "../host-types.js";
 import { ModelError, type ModelProvider, type ModelRequest } from "../loop/model.js";
-import type { SessionRecorder } from "./session-recorder.js";
+import type { Transcript } from "./transcript.js";
 import type { PermissionMode } from "../types.js";
 
 /** A refusal of the request as too long, whichever provider said it. */
@@ -37,7 +37,7 @@ export class ContextManager {
   constructor(
     private readonly config: Readonly<AgentConfig>,
     private readonly hooks: RawHooks,
-    private readonly recorder: SessionRecorder,
+    private readonly recorder: Transcript,
     private readonly info: () => { sessionId: string; mode: PermissionMode },
     private readonly emit: (e: AgentEvent) => void,
   ) {}
