@@ -25,8 +25,22 @@ export const builtinPlugins: BuiltinPlugin[] = [
   { name: "agents", load: async () => (await import("../plugins/agents/index.js")).default },
 ];
 
-/** The session store (the `sessions` plugin's public face), for `agent sessions`. */
-export { listSessions, sessionsDir } from "../plugins/sessions/index.js";
+/** The session store (the `sessions` plugin's public face): `agent sessions`, and embedders (`agent-host/builtins`). */
+export {
+  listSessions,
+  findSession,
+  readSession,
+  sessionsDir,
+  sessionFile,
+  pruneSessions,
+  SESSIONS_DIR,
+  DEFAULT_SESSION_MAX_AGE_DAYS,
+  DEFAULT_SESSION_MAX_COUNT,
+  type SessionSummary,
+  type SessionMeta,
+  type SessionRecord,
+  type LoadedSession,
+} from "../plugins/sessions/index.js";
 
 /** Plugin packages that are not npm modules: Claude Code plugin folders and Agent Plugins 1.0 packages. */
 export const packageFormats: PluginPackageFormat[] = [claudePluginFormat()];
