@@ -13,6 +13,7 @@ export const builtinPlugins: BuiltinPlugin[] = [
   { name: "openai", load: async () => (await import("../plugins/openai/index.js")).default },
   { name: "anthropic", load: async () => (await import("../plugins/anthropic/index.js")).default },
   { name: "sessions", load: async () => (await import("../plugins/sessions/index.js")).default },
+  { name: "compaction", load: async () => (await import("../plugins/compaction/index.js")).default },
   { name: "instructions", load: async () => (await import("../plugins/instructions/index.js")).default },
   { name: "commands", load: async () => (await import("../plugins/commands/index.js")).default },
   { name: "markdown-commands", load: async () => (await import("../plugins/markdown-commands/index.js")).default },

@@ -117,6 +117,7 @@ export const ADAPTERS: Adapters = {
   },
   stop: collecting("stop"),
   preCompact: collecting("preCompact"),
+  compact: collecting("compact"),
   transcript: collecting("transcript"),
   event: {
     call: (fn, [event]) => {

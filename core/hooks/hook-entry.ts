@@ -15,8 +15,11 @@ export type HookKind = "series" | "bail" | "waterfall" | "parallel" | "sync";
  */
 export type FailurePolicy = "skip" | "deny" | "block";
 
-/** Which `pluginTimeouts` bound a handler: `startup` (config, register), `call` (the user waits), `shutdown`. */
-export type TimeoutClass = "startup" | "call" | "shutdown";
+/**
+ * Which `pluginTimeouts` bound a handler: `startup` (config, register), `call` (the user waits), `shutdown`;
+ * `model`: none, the handler waits for the run's model (bounded by the run's signal).
+ */
+export type TimeoutClass = "startup" | "call" | "shutdown" | "model";
 
 /** tapable's argument names: one per argument the host passes. */
 type ArgNames<Host extends unknown[]> = NonNullable<ConstructorParameters<typeof AsyncSeriesHook<Host>>[0]>;

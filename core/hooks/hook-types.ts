@@ -6,7 +6,7 @@
  */
 import type { ConfigTrust } from "../config/trust.js";
 import type { StopReason } from "./events.js";
-import type { ModelMessage } from "../loop/model.js";
+import type { ModelMessage, ModelRequest } from "../loop/model.js";
 import type { CallAgentInfo, DeepReadonly, PermissionMode, RegisteredTool } from "../types.js";
 
 /**
@@ -204,6 +204,49 @@ export interface CompactInfo {
  * what the summary is asked to keep (several handlers' instructions are joined).
  */
 export type CompactDecision = { block: string } | { instructions: string };
+
+/**
+ * What a `compact` handler is handed: the conversation to make fit (a frozen copy) and the figures of the
+ * window, after `preCompact` let it happen. `tokens` is the kernel's estimate of a request with those
+ * messages (the run's system prompt and tools included); `summarize` sends a request to the run's model
+ * and resolves with the text of its answer.
+ */
+export interface CompactionRequest {
+  readonly sessionId: string;
+  readonly trigger: "manual" | "auto";
+  /** Summarise even when shortening alone seems enough (the provider said the request was too long). */
+  readonly force: boolean;
+  /** What the summary must keep: the user's focus, then what `preCompact` handlers added. */
+  readonly instructions: readonly string[];
+  readonly messages: readonly DeepReadonly<ModelMessage>[];
+  /** The model of the run (for the summary request). */
+  readonly model: string;
+  /** The context window, in tokens. */
+  readonly window: number;
+  /** An automatic compaction may stop once the request is estimated under this many tokens. */
+  readonly targetTokens: number;
+  /** Config `compaction.keepRecentTokens`. */
+  readonly keepRecentTokens?: number;
+  /** Characters per token as the provider counts them (learnt from its usage reports). */
+  readonly charsPerToken: number;
+  tokens(messages: readonly DeepReadonly<ModelMessage>[]): number;
+  summarize(request: ModelRequest): Promise<string>;
+}
+
+/**
+ * A `compact` handler's answer: the conversation to go on with (`messages`, when anything changed),
+ * what was done, and `ok: false` with a `reason` when it did not work.
+ */
+export interface CompactionResult {
+  ok: boolean;
+  reason?: string;
+  /** Tool results shortened. */
+  shortened: number;
+  /** Messages replaced by the summary. */
+  summarized: number;
+  summary?: string;
+  messages?: ModelMessage[];
+}
 
 /**
  * A call as `beforeToolCall` / `afterToolCall` see it: a frozen copy. Changing it changes nothing;

@@ -18,6 +18,8 @@ import type {
   Collector,
   CompactDecision,
   CompactInfo,
+  CompactionRequest,
+  CompactionResult,
   ConfigEnv,
   FailingCollector,
   PermissionCheck,
@@ -87,6 +89,8 @@ export const HOOKS = Object.freeze({
   subagentStop: new ParallelHook<[SubagentStopInfo]>({ args: ["subagent"], failure: "skip", timeout: "call" }),
   /** AsyncSeries(compaction): before the conversation is compacted; `{ block: why }` keeps it as it is. */
   preCompact: new SeriesHook<[Collector<CompactInfo>], [CompactInfo], CompactDecision>({ args: ["compaction"], failure: "skip", timeout: "call" }),
+  /** AsyncSeries(compaction): the conversation is compacted (near the window, after a context-length error, `session.compact()`), once `preCompact` let it; the first handler that answers decides (the `compaction` plugin). Bounded by the run, not by a plugin timeout: it waits for the model's summary. */
+  compact: new SeriesHook<[Collector<CompactionRequest>], [CompactionRequest], CompactionResult>({ args: ["compaction"], failure: "skip", timeout: "model" }),
   /** Sync(batch): what the conversation committed after each finished step (messages, usage, a compaction, a rewrite, a clear), for the session transcript (the `sessions` plugin); a handler may answer `{ file }`, the session's `transcriptPath`. */
   transcript: new SyncSeriesHook<[Collector<TranscriptBatch>], [TranscriptBatch], TranscriptAnswer>({ args: ["batch"], failure: "skip", timeout: "call" }),
   /** Sync(event): every AgentEvent, frozen, for renderers, loggers and telemetry. */

@@ -240,7 +240,7 @@ class Run {
     try {
       return await streamWithRetries(request, turn);
     } catch (err) {
-      if (!ctx || !isContextLengthError(err)) throw err;
+      if (!ctx?.available || !isContextLengthError(err)) throw err;
       const hint = `the conversation is assumed to fit in ${ctx.window(this.setup.ref)} tokens; if the model's window is smaller, set contextWindow in the config`;
       if (!(await this.compact(request, "context_length"))) throw withNote(err as ModelError, `compacting the conversation did not work; ${hint}`);
       request = await this.buildRequest(system);

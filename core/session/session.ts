@@ -5,7 +5,7 @@
  */
 import { replaceAll } from "../../kit/array-bulk.js";
 import { AgentError } from "../../kit/errors.js";
-import type { CompactOutcome } from "./compaction.js";
+import type { CompactOutcome } from "./compact-outcome.js";
 import type { ContextManager } from "./context-manager.js";
 import type { AgentSession, PluginHost } from "../host-types.js";
 import { resolveModel, systemPrompt } from "../loop/run-setup.js";
@@ -77,7 +77,7 @@ export function createSession(deps: SessionDeps): AgentSession {
     },
     async compact(options = {}): Promise<CompactOutcome> {
       if (session.running) throw new AgentError("E_USAGE", "A run is in progress; compact once it is over.");
-      if (!deps.context || !deps.host) throw new AgentError("E_USAGE", "Compaction is not available in this host.");
+      if (!deps.context?.available || !deps.host) throw new AgentError("E_USAGE", "Compaction is not available in this host.");
       const host = deps.host();
       const { ref, provider, model } = resolveModel(host, options.model ?? session.model);
       const system = await systemPrompt(host, undefined, { userConfigDir: deps.userConfigDir });

@@ -186,7 +186,7 @@ test("a skill the model loaded is re-attached to the system prompt once the conv
     const host = await createHost({
       cwd: tmp.dir,
       userConfigDir: false,
-      builtins: builtinPlugins.filter((b) => ["openai", "sessions", "commands", "skills"].includes(b.name)),
+      builtins: builtinPlugins.filter((b) => ["openai", "sessions", "compaction", "commands", "skills"].includes(b.name)),
       config: { model: "openai:test-model", providers: { openai: { baseURL: srv.baseURL, apiKey: "k" } } },
     });
     try {

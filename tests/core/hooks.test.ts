@@ -42,6 +42,7 @@ describe("hook table", () => {
     subagentStart: AsyncParallelHook,
     subagentStop: AsyncParallelHook,
     preCompact: AsyncSeriesHook,
+    compact: AsyncSeriesHook,
     transcript: SyncHook,
     event: SyncHook,
     sessionEnd: AsyncParallelHook,
