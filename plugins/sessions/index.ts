@@ -2,12 +2,13 @@
  * Sessions: every conversation saved as `.agent/sessions/<id>.jsonl` (0600, in a git-ignored 0700 folder),
  * from what the kernel commits after each step (the `transcript` hook), and loaded again for
  * `session.resume` (`agent --resume`, `-c`, `/resume`, ACP's `session/load`; the `sessionLoad` hook).
- * Config `sessions` (`enabled`, `maxAgeDays`, `maxCount`). The store (listing, finding, reading,
+ * Config `sessions` (`enabled`, `maxAgeDays`, `maxCount`). `/resume` lists and continues them. The store (listing, finding, reading,
  * pruning) is this plugin's public face for `agent sessions` and `/resume`. Written against the public API.
  */
 import { definePlugin, type PluginContext } from "../../core/index.js";
 import { hostVersion } from "../../kit/index.js";
 import { SessionRecorder } from "./recorder.js";
+import resume from "./resume-command.js";
 
 export {
   listSessions,
@@ -27,6 +28,9 @@ export {
 
 export default definePlugin({
   name: "sessions",
+  // Its `/resume` is one of the host's own controls: it wins a name clash, as the `commands` plugin's do.
+  enforce: "pre",
+  commands: [resume],
   setup(ctx: PluginContext) {
     const sessions = ctx.config.sessions ?? {};
     const recorder = new SessionRecorder({
