@@ -53,7 +53,7 @@ async function conversation(config) {
   const host = await createHost({
     cwd: dir,
     userConfigDir: false,
-    builtins: builtinPlugins.filter((b) => ["openai", "commands"].includes(b.name)),
+    builtins: builtinPlugins.filter((b) => ["openai", "sessions", "compaction", "commands"].includes(b.name)),
     plugins: [{ name: "bench", tools: [lookup] }],
     config: { model: "openai:gpt-fake", providers: { openai: { baseURL: srv.baseURL, apiKey: "bench" } }, ...config },
   });

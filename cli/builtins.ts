@@ -12,6 +12,8 @@ export const builtinPlugins: BuiltinPlugin[] = [
   { name: "mcp", load: async () => (await import("../plugins/mcp/index.js")).default },
   { name: "openai", load: async () => (await import("../plugins/openai/index.js")).default },
   { name: "anthropic", load: async () => (await import("../plugins/anthropic/index.js")).default },
+  { name: "sessions", load: async () => (await import("../plugins/sessions/index.js")).default },
+  { name: "compaction", load: async () => (await import("../plugins/compaction/index.js")).default },
   { name: "instructions", load: async () => (await import("../plugins/instructions/index.js")).default },
   { name: "commands", load: async () => (await import("../plugins/commands/index.js")).default },
   { name: "markdown-commands", load: async () => (await import("../plugins/markdown-commands/index.js")).default },
@@ -23,6 +25,23 @@ export const builtinPlugins: BuiltinPlugin[] = [
   { name: "mcp-serve", load: async () => (await import("../plugins/mcp-serve/index.js")).default },
   { name: "agents", load: async () => (await import("../plugins/agents/index.js")).default },
 ];
+
+/** The session store (the `sessions` plugin's public face): `agent sessions`, and embedders (`agent-host/builtins`). */
+export {
+  listSessions,
+  findSession,
+  readSession,
+  sessionsDir,
+  sessionFile,
+  pruneSessions,
+  SESSIONS_DIR,
+  DEFAULT_SESSION_MAX_AGE_DAYS,
+  DEFAULT_SESSION_MAX_COUNT,
+  type SessionSummary,
+  type SessionMeta,
+  type SessionRecord,
+  type LoadedSession,
+} from "../plugins/sessions/index.js";
 
 /** Plugin packages that are not npm modules: Claude Code plugin folders and Agent Plugins 1.0 packages. */
 export const packageFormats: PluginPackageFormat[] = [claudePluginFormat()];

@@ -13,7 +13,7 @@ import type { AgentEvent, StopReason } from "./hooks/events.js";
 import type { HookTable, PluginHooks } from "./hooks/hooks.js";
 import type { KindArrays, KindCounts, KindListings, KindRegistrars } from "./registry/kinds.js";
 import type { ModelMessage } from "./loop/model.js";
-import type { ResumeResult } from "./session/session-recorder.js";
+import type { ResumeResult } from "./hooks/hook-types.js";
 import type { TrustReport, FolderTrustView, TrustItemInput } from "./config/trust.js";
 import type {
   AuditKind,

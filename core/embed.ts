@@ -1,6 +1,6 @@
 /**
  * `agent-host/embed`: for a program that embeds the host (the `agent` CLI, an editor bridge): preparing a
- * host in two steps, folder trust, the session store, project instructions and model tables, config
+ * host in two steps, folder trust, project instructions and model tables, config
  * files and local settings, the sandbox, rule parsing and the audit log. Plugins rarely need it; the
  * contract is `agent-host`. Re-exports only.
  */
@@ -18,13 +18,15 @@ export { untrustFolder, trustedFolders, trustDecision, realFolder, TRUST_FILE, t
 export type { ConfigOrigin } from "./config/claude-settings.js";
 export { AgentConfigSchema, type CoreConfig, type PermissionRule, type ToolOverride, type PluginEntry } from "./config/config-schema.js";
 export { locateProjectConfig, CONFIG_SEARCH_PLACES, defaultUserConfigDir } from "./config/config.js";
-export { LOCAL_SETTINGS_FILE, localSettingsPath, readLocalSettings, updateLocalSettings, addLocalAllowRules } from "./config/local-settings.js";
+export { LOCAL_SETTINGS_FILE, localSettingsPath, readLocalSettings, updateLocalSettings, addLocalAllowRules, ensureAgentIgnores } from "./config/local-settings.js";
 export { resolveModel, systemPrompt, DEFAULT_MAX_TURNS } from "./loop/run-setup.js";
-export { listSessions, findSession, readSession, sessionsDir, sessionFile, pruneSessions, SESSIONS_DIR, DEFAULT_SESSION_MAX_AGE_DAYS, DEFAULT_SESSION_MAX_COUNT } from "./session/session-store.js";
-export type { SessionSummary, SessionMeta, SessionRecord, LoadedSession } from "./session/session-store.js";
-export type { ResumeResult } from "./session/session-recorder.js";
-export type { CompactOutcome } from "./session/compaction.js";
+/** What the `transcript` and `sessionLoad` hooks carry (the `sessions` plugin writes and reads the transcripts). */
+export type { ResumeResult, TranscriptRecord, TranscriptBatch, TranscriptAnswer, SessionLoadRequest, SessionLoadAnswer } from "./hooks/hook-types.js";
+export type { CompactOutcome } from "./session/compact-outcome.js";
 export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_COMPACT_THRESHOLD } from "./session/context-window.js";
+/** A message's size in characters, as the context estimate counts it (the `compaction` plugin splits by it). */
+export { messageChars } from "./session/context-window.js";
+export type { CompactionRequest, CompactionResult } from "./hooks/hook-types.js";
 export { BUILTIN_MODEL_ALIASES, expandModelAlias, modelAliases } from "./session/model-aliases.js";
 export { createCommandSandbox } from "./sandbox/command-sandbox.js";
 export type { SandboxStatus, SandboxSpawnSpec } from "./types.js";

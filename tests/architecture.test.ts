@@ -83,11 +83,11 @@ const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
 };
 
 /**
- * The kernel's size, a ratchet: core/ may shrink, never grow. Issue 21 aims at 6,000 lines; sessions,
- * compaction, Claude Code settings and the model tables (core/session/, parts of
+ * The kernel's size, a ratchet: core/ may shrink, never grow. Issue 21 aims at 6,000 lines; sessions and
+ * compaction left (plugins/sessions/, plugins/compaction/); Claude Code settings and the model tables (core/session/, parts of
  * core/config/) are still to become plugins. Lower this number when they leave.
  */
-const KERNEL_LINE_BUDGET = 11_772;
+const KERNEL_LINE_BUDGET = 11_334;
 const FOLDER_FILE_BUDGET = 15;
 const CONTRACT_NAME_BUDGET = 120;
 

@@ -1,6 +1,6 @@
 /** `agent sessions [--json]`: the saved conversations of this project, newest first. */
 import { type CliContext } from "../../core/index.js";
-import { listSessions, sessionsDir } from "../../core/embed.js";
+import { listSessions, sessionsDir } from "../builtins.js";
 import { oneLine } from "../format.js";
 import { defineAppCommand } from "./_define.js";
 

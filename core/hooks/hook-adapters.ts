@@ -70,6 +70,7 @@ export const ADAPTERS: Adapters = {
   },
   ...registerAdapters(),
   sessionStart: collecting("sessionStart"),
+  sessionLoad: collecting("sessionLoad"),
   userPromptSubmit: collecting("userPromptSubmit"),
   systemPrompt: collecting("systemPrompt"),
   beforeModelRequest: {
@@ -116,6 +117,8 @@ export const ADAPTERS: Adapters = {
   },
   stop: collecting("stop"),
   preCompact: collecting("preCompact"),
+  compact: collecting("compact"),
+  transcript: collecting("transcript"),
   event: {
     call: (fn, [event]) => {
       fn(event);

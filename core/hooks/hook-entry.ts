@@ -15,8 +15,11 @@ export type HookKind = "series" | "bail" | "waterfall" | "parallel" | "sync";
  */
 export type FailurePolicy = "skip" | "deny" | "block";
 
-/** Which `pluginTimeouts` bound a handler: `startup` (config, register), `call` (the user waits), `shutdown`. */
-export type TimeoutClass = "startup" | "call" | "shutdown";
+/**
+ * Which `pluginTimeouts` bound a handler: `startup` (config, register), `call` (the user waits), `shutdown`;
+ * `model`: none, the handler waits for the run's model (bounded by the run's signal).
+ */
+export type TimeoutClass = "startup" | "call" | "shutdown" | "model";
 
 /** tapable's argument names: one per argument the host passes. */
 type ArgNames<Host extends unknown[]> = NonNullable<ConstructorParameters<typeof AsyncSeriesHook<Host>>[0]>;
@@ -73,8 +76,8 @@ export class ParallelHook<Host extends unknown[]> extends Entry<Host, Host, void
   }
 }
 
-/** Sync: handlers run in the caller's tick and return nothing (they cannot be bounded by a timeout). */
-export class SyncSeriesHook<Host extends unknown[]> extends Entry<Host, Host, void, Host> {
+/** Sync: handlers run in the caller's tick (they cannot be bounded by a timeout); what they return goes to the host's collector, if any. */
+export class SyncSeriesHook<Host extends unknown[], View extends unknown[] = Host, Out = void, Handed extends unknown[] = View> extends Entry<Host, View, Out, Handed> {
   readonly kind = "sync";
   create(): SyncHook<Host> {
     return new SyncHook<Host>(this.args);
@@ -86,4 +89,4 @@ export type AnyHookEntry =
   | BailHook<any, any, any, any, any>
   | WaterfallHook<any, any, any, any>
   | ParallelHook<any>
-  | SyncSeriesHook<any>;
+  | SyncSeriesHook<any, any, any, any>;

@@ -6,6 +6,7 @@
  */
 import type { ConfigTrust } from "../config/trust.js";
 import type { StopReason } from "./events.js";
+import type { ModelMessage, ModelRequest } from "../loop/model.js";
 import type { CallAgentInfo, DeepReadonly, PermissionMode, RegisteredTool } from "../types.js";
 
 /**
@@ -205,6 +206,49 @@ export interface CompactInfo {
 export type CompactDecision = { block: string } | { instructions: string };
 
 /**
+ * What a `compact` handler is handed: the conversation to make fit (a frozen copy) and the figures of the
+ * window, after `preCompact` let it happen. `tokens` is the kernel's estimate of a request with those
+ * messages (the run's system prompt and tools included); `summarize` sends a request to the run's model
+ * and resolves with the text of its answer.
+ */
+export interface CompactionRequest {
+  readonly sessionId: string;
+  readonly trigger: "manual" | "auto";
+  /** Summarise even when shortening alone seems enough (the provider said the request was too long). */
+  readonly force: boolean;
+  /** What the summary must keep: the user's focus, then what `preCompact` handlers added. */
+  readonly instructions: readonly string[];
+  readonly messages: readonly DeepReadonly<ModelMessage>[];
+  /** The model of the run (for the summary request). */
+  readonly model: string;
+  /** The context window, in tokens. */
+  readonly window: number;
+  /** An automatic compaction may stop once the request is estimated under this many tokens. */
+  readonly targetTokens: number;
+  /** Config `compaction.keepRecentTokens`. */
+  readonly keepRecentTokens?: number;
+  /** Characters per token as the provider counts them (learnt from its usage reports). */
+  readonly charsPerToken: number;
+  tokens(messages: readonly DeepReadonly<ModelMessage>[]): number;
+  summarize(request: ModelRequest): Promise<string>;
+}
+
+/**
+ * A `compact` handler's answer: the conversation to go on with (`messages`, when anything changed),
+ * what was done, and `ok: false` with a `reason` when it did not work.
+ */
+export interface CompactionResult {
+  ok: boolean;
+  reason?: string;
+  /** Tool results shortened. */
+  shortened: number;
+  /** Messages replaced by the summary. */
+  summarized: number;
+  summary?: string;
+  messages?: ModelMessage[];
+}
+
+/**
  * A call as `beforeToolCall` / `afterToolCall` see it: a frozen copy. Changing it changes nothing;
  * a `beforeToolCall` handler changes a call only by returning `{ input }`, which the gate validates
  * and decides again. Use `isCallTo(call, tool)` to get the tool's typed input.
@@ -242,4 +286,50 @@ export interface ConfigEnv {
    * what the agent may do, and leaves out every part it refuses; the user is told what was not loaded.
    */
   readonly trust: ConfigTrust;
+}
+
+/** What the conversation committed since the last batch (the transcript's records, as `.agent/sessions/<id>.jsonl` holds them). */
+export type TranscriptRecord =
+  | { type: "message"; time: string; message: ModelMessage }
+  | { type: "usage"; time: string; inputTokens: number; outputTokens: number }
+  | { type: "compaction"; time: string; trigger: "manual" | "auto"; summary: string; tokensBefore: number; tokensAfter: number; messages: ModelMessage[] }
+  | { type: "rewrite"; time: string; reason: string; messages: ModelMessage[] }
+  | { type: "clear"; time: string };
+
+/**
+ * What a `transcript` handler is handed after each finished step: the session, the model of the run
+ * (else the session's), and what is new. `records` is empty when the host only asks where the transcript is.
+ */
+export interface TranscriptBatch {
+  readonly sessionId: string;
+  readonly model: string | undefined;
+  readonly records: readonly DeepReadonly<TranscriptRecord>[];
+}
+
+/** A `transcript` handler's answer: the file this session's transcript is written to (`session.transcriptPath`). */
+export type TranscriptAnswer = { file: string };
+
+/** What `session.resume` asks the `sessionLoad` handlers for. */
+export interface SessionLoadRequest {
+  /** An id, the start of exactly one id, or `last`. */
+  readonly id: string;
+  /** Set for a fork: the id the copy goes on under. */
+  readonly forkId?: string;
+}
+
+/** A `sessionLoad` handler's answer: the saved conversation, or why there is none (`E_USAGE`). */
+export type SessionLoadAnswer =
+  | { session: { id: string; messages: ModelMessage[]; usage: { inputTokens: number; outputTokens: number }; damaged?: string } }
+  | { error: string };
+
+/** What `session.resume` resolves with. */
+export interface ResumeResult {
+  /** The id the conversation goes on under (a new one for a fork). */
+  id: string;
+  /** The session that was loaded. */
+  from: string;
+  forked: boolean;
+  messages: number;
+  /** Set when the transcript's tail was damaged and dropped. */
+  damaged?: string;
 }

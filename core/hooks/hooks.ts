@@ -18,6 +18,8 @@ import type {
   Collector,
   CompactDecision,
   CompactInfo,
+  CompactionRequest,
+  CompactionResult,
   ConfigEnv,
   FailingCollector,
   PermissionCheck,
@@ -25,6 +27,8 @@ import type {
   PermissionPromptInfo,
   PermissionVote,
   SessionEndInfo,
+  SessionLoadAnswer,
+  SessionLoadRequest,
   SessionStartInfo,
   SessionStartResult,
   StopDecision,
@@ -35,6 +39,8 @@ import type {
   SystemPromptSection,
   ToolCallInfo,
   ToolCallState,
+  TranscriptAnswer,
+  TranscriptBatch,
   UserPromptDecision,
   UserPromptInfo,
 } from "./hook-types.js";
@@ -59,6 +65,8 @@ export const HOOKS = Object.freeze({
   registerAgents: new SeriesHook<[AgentRegistrar]>({ args: ["agents"], failure: "skip", timeout: "startup" }),
   /** AsyncSeries(session): the conversation starts (a session's first run, or the first after a clear); each handler may return `{ context }` for the system prompt. */
   sessionStart: new SeriesHook<[Collector<SessionStartInfo>], [SessionStartInfo], SessionStartResult>({ args: ["session"], failure: "skip", timeout: "call" }),
+  /** AsyncSeries(request): `session.resume` asks for a saved conversation (`id`: an id, a prefix or `last`; `forkId` for a fork); the first handler that answers `{ session }` or `{ error }` decides (the `sessions` plugin). */
+  sessionLoad: new SeriesHook<[Collector<SessionLoadRequest>], [SessionLoadRequest], SessionLoadAnswer>({ args: ["request"], failure: "skip", timeout: "call" }),
   /** AsyncSeries(prompt): a prompt is about to enter the conversation; `{ block }` stops it, `{ context }` adds to it; a failing handler blocks it. */
   userPromptSubmit: new SeriesHook<[FailingCollector<UserPromptInfo>], [UserPromptInfo], UserPromptDecision>({ args: ["prompt"], failure: "block", timeout: "call" }),
   /** AsyncSeries(prompt): the system prompt is put together (each run, compaction, a subagent); each handler may return `{ section }`, appended after the base in tap order (project instructions: the `instructions` plugin). */
@@ -81,6 +89,10 @@ export const HOOKS = Object.freeze({
   subagentStop: new ParallelHook<[SubagentStopInfo]>({ args: ["subagent"], failure: "skip", timeout: "call" }),
   /** AsyncSeries(compaction): before the conversation is compacted; `{ block: why }` keeps it as it is. */
   preCompact: new SeriesHook<[Collector<CompactInfo>], [CompactInfo], CompactDecision>({ args: ["compaction"], failure: "skip", timeout: "call" }),
+  /** AsyncSeries(compaction): the conversation is compacted (near the window, after a context-length error, `session.compact()`), once `preCompact` let it; the first handler that answers decides (the `compaction` plugin). Bounded by the run, not by a plugin timeout: it waits for the model's summary. */
+  compact: new SeriesHook<[Collector<CompactionRequest>], [CompactionRequest], CompactionResult>({ args: ["compaction"], failure: "skip", timeout: "model" }),
+  /** Sync(batch): what the conversation committed after each finished step (messages, usage, a compaction, a rewrite, a clear), for the session transcript (the `sessions` plugin); a handler may answer `{ file }`, the session's `transcriptPath`. */
+  transcript: new SyncSeriesHook<[Collector<TranscriptBatch>], [TranscriptBatch], TranscriptAnswer>({ args: ["batch"], failure: "skip", timeout: "call" }),
   /** Sync(event): every AgentEvent, frozen, for renderers, loggers and telemetry. */
   event: new SyncSeriesHook<[AgentEvent]>({ args: ["event"], failure: "skip", timeout: "call" }),
   /** AsyncParallel(session): the conversation ended (cleared, or the host closes, before `shutdown`). */
@@ -124,7 +136,7 @@ export function createHooks(): RawHooks {
  * frozen values: the only way to change a call is to return a decision the gate checks again.
  */
 export type HookTable = {
-  readonly [K in HookName]: Spec[K]["kind"] extends "sync" ? SyncTappable<ViewArgs<K>> : Tappable<ViewArgs<K>, Out<K> | void>;
+  readonly [K in HookName]: Spec[K]["kind"] extends "sync" ? SyncTappable<ViewArgs<K>, Out<K>> : Tappable<ViewArgs<K>, Out<K> | void>;
 };
 
 /** A method's type, checked as methods are (bivariantly), so a handler may name a narrower argument type. */
@@ -132,5 +144,5 @@ type Method<Args extends unknown[], R> = { method(...args: Args): R }["method"];
 
 /** Typed hook handlers a plugin object may declare; the host taps them under the plugin's name. */
 export type PluginHooks = {
-  [K in HookName]?: Spec[K]["kind"] extends "sync" ? Method<HandedArgs<K>, void> : Method<HandedArgs<K>, Out<K> | void | Promise<Out<K> | void>>;
+  [K in HookName]?: Spec[K]["kind"] extends "sync" ? Method<HandedArgs<K>, Out<K> | void> : Method<HandedArgs<K>, Out<K> | void | Promise<Out<K> | void>>;
 };

@@ -38,7 +38,7 @@ export interface Tappable<Args extends unknown[], R> {
   tapAsync(options: string | TapOptions, handler: (...args: [...Args, (err?: unknown, result?: R) => void]) => void): void;
 }
 
-/** A synchronous hook (`event`): tap only, and the handler must not return a promise. */
-export interface SyncTappable<Args extends unknown[]> {
-  tap(options: string | EventTapOptions, handler: (...args: Args) => void): void;
+/** A synchronous hook (`event`, `transcript`): tap only, and the handler must not return a promise. */
+export interface SyncTappable<Args extends unknown[], R = void> {
+  tap(options: string | EventTapOptions, handler: (...args: Args) => R | void): void;
 }

@@ -175,8 +175,6 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   const lifecycle = new SessionLifecycle(hooks, () => ({ sessionId, cwd: workspace.root, mode: gate.mode }));
   const { session, control } = sessionParts({
     config,
-    root: workspace.root,
-    cwd: state.cwd,
     userConfigDir: loaded.userConfigDir,
     hooks,
     lifecycle,
@@ -248,7 +246,6 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       closed ??= (async () => {
         // The conversation ends while plugins and their processes are still up.
         await lifecycle.end("close");
-        control.recorder?.close();
         await hooks.shutdown.promise().catch(() => {});
         await processes.dispose();
         audit.close();

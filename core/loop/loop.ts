@@ -41,11 +41,11 @@ export async function runAgent(host: Host, hooks: RawHooks, control: RunControl,
   session.running = true;
   const run = new Run(host, hooks, control, session, { ref, provider, model, maxTurns, options });
   control.current = run;
-  if (control.recorder) control.recorder.runModel = ref;
+  if (control.transcript) control.transcript.runModel = ref;
   try {
     return await run.execute(prompt);
   } finally {
-    if (control.recorder) control.recorder.runModel = undefined;
+    if (control.transcript) control.transcript.runModel = undefined;
     control.current = undefined;
     session.running = false;
   }
@@ -86,7 +86,7 @@ class Run {
 
   /** A finished step goes to the transcript (one write, fsync) before the loop goes on. */
   private persist(): void {
-    this.control.recorder?.sync(this.session.messages);
+    this.control.transcript?.sync(this.session.messages);
   }
 
   requestStop(plugin: string, reason: string): void {
@@ -240,7 +240,7 @@ class Run {
     try {
       return await streamWithRetries(request, turn);
     } catch (err) {
-      if (!ctx || !isContextLengthError(err)) throw err;
+      if (!ctx?.available || !isContextLengthError(err)) throw err;
       const hint = `the conversation is assumed to fit in ${ctx.window(this.setup.ref)} tokens; if the model's window is smaller, set contextWindow in the config`;
       if (!(await this.compact(request, "context_length"))) throw withNote(err as ModelError, `compacting the conversation did not work; ${hint}`);
       request = await this.buildRequest(system);
@@ -275,7 +275,7 @@ class Run {
 
   private addUsage(u: ModelUsage | undefined): void {
     if (!u) return;
-    this.control.recorder?.usage(u);
+    this.control.transcript?.usage(u);
     this.control.context?.estimator.reported(u.inputTokens);
     this.usage.inputTokens += u.inputTokens;
     this.usage.outputTokens += u.outputTokens;

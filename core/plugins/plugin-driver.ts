@@ -39,7 +39,7 @@ class HandlerTimeout extends Error {
 
 /** Settle with the handler's value, or reject once `ms` passed. */
 function bounded<T>(value: T | Promise<T>, ms: number): T | Promise<T> {
-  if (!value || typeof (value as Promise<T>).then !== "function") return value;
+  if (!value || typeof (value as Promise<T>).then !== "function" || ms === Infinity) return value;
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new HandlerTimeout(ms)), ms);
     (value as Promise<T>).then(

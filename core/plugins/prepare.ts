@@ -91,7 +91,7 @@ export async function prepareHost(options: CreateHostOptions = {}, open?: (state
     isFailed: (p) => failed.has(p),
     onError: (plugin, hook, message) => report({ kind: "plugin", plugin, hook, message: `Plugin ${plugin} failed in ${hook}: ${message}` }),
     // Each hook's timeout class (hooks.ts) picks its bound: startupMs, callMs (the user waits) or shutdownMs.
-    timeoutMs: (hook: HookName) => timeouts[`${HOOKS[hook].timeout}Ms`],
+    timeoutMs: (hook: HookName) => (HOOKS[hook].timeout === "model" ? Infinity : timeouts[`${HOOKS[hook].timeout as "call"}Ms`]),
     configClosed: () => configClosed,
     mergeConfig: (plugin, current, returned) => {
       if (typeof returned !== "object" || returned === null || Array.isArray(returned)) {

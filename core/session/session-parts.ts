@@ -1,5 +1,5 @@
 /**
- * A host's conversation and what runs it: the session object, its transcript recorder, its context
+ * A host's conversation and what runs it: the session object, what it commits (the transcript hook), its context
  * manager (window, estimate, compaction), and the lifecycle. Kept apart from host.ts to keep that small.
  */
 import { randomUUID } from "node:crypto";
@@ -10,14 +10,13 @@ import type { RawHooks } from "../hooks/hooks.js";
 import type { AgentSession, PluginHost } from "../host-types.js";
 import { createSession } from "./session.js";
 import type { SessionLifecycle } from "./session-lifecycle.js";
-import { SessionRecorder } from "./session-recorder.js";
+import { Transcript } from "./transcript.js";
 import type { PermissionMode } from "../types.js";
-import { hostVersion } from "../../kit/version.js";
 
 /** What the host keeps for runs: the conversation's lifecycle, its transcript and context, and the run in progress (for `ctx.stopRun`). */
 export interface RunControl {
   lifecycle: SessionLifecycle;
-  recorder?: SessionRecorder;
+  transcript?: Transcript;
   context?: ContextManager;
   /** The user config folder (user-level instructions), when user config is on. */
   userConfigDir?: string;
@@ -26,8 +25,6 @@ export interface RunControl {
 
 export interface SessionPartsOptions {
   config: Readonly<AgentConfig>;
-  root: string;
-  cwd: string;
   userConfigDir: string | undefined;
   hooks: RawHooks;
   lifecycle: SessionLifecycle;
@@ -40,26 +37,14 @@ export interface SessionPartsOptions {
 }
 
 export function sessionParts(o: SessionPartsOptions): { session: AgentSession; control: RunControl } {
-  const sessions = o.config.sessions ?? {};
   let session: AgentSession | undefined;
-  const recorder = new SessionRecorder(
-    {
-      projectRoot: o.root,
-      cwd: o.cwd,
-      version: hostVersion(),
-      enabled: sessions.enabled !== false,
-      limits: { maxAgeDays: sessions.maxAgeDays, maxCount: sessions.maxCount },
-      model: () => session?.model,
-      notice: (level, message) => o.emit({ type: "notice", level, source: "sessions", message }),
-    },
-    o.id(),
-  );
-  const context = new ContextManager(o.config, o.hooks, recorder, () => ({ sessionId: o.id(), mode: o.mode() }), o.emit);
+  const transcript = new Transcript(o.hooks, () => ({ sessionId: o.id(), model: session?.model }));
+  const context = new ContextManager(o.config, o.hooks, transcript, () => ({ sessionId: o.id(), mode: o.mode() }), o.emit);
   session = createSession({
     id: o.id,
     configModel: () => o.config.model,
     onClear: () => void o.lifecycle.end("clear"),
-    recorder,
+    transcript,
     context,
     host: o.host,
     switchTo: o.switchTo,
@@ -67,5 +52,5 @@ export function sessionParts(o: SessionPartsOptions): { session: AgentSession; c
     newId: () => randomUUID(),
     userConfigDir: o.userConfigDir,
   });
-  return { session, control: { lifecycle: o.lifecycle, recorder, context, userConfigDir: o.userConfigDir } };
+  return { session, control: { lifecycle: o.lifecycle, transcript, context, userConfigDir: o.userConfigDir } };
 }

@@ -1,21 +1,23 @@
 /**
- * The conversation a host keeps between runs; the loop updates it. It is saved as a transcript
- * (session-recorder.ts), can be resumed or forked from a saved one, and compacted on demand.
+ * The conversation a host keeps between runs; the loop updates it. What it commits goes to the
+ * `transcript` hook (transcript.ts); it can be resumed or forked from a saved one (the `sessionLoad`
+ * hook), and compacted on demand.
  */
 import { replaceAll } from "../../kit/array-bulk.js";
 import { AgentError } from "../../kit/errors.js";
-import type { CompactOutcome } from "./compaction.js";
+import type { CompactOutcome } from "./compact-outcome.js";
 import type { ContextManager } from "./context-manager.js";
 import type { AgentSession, PluginHost } from "../host-types.js";
 import { resolveModel, systemPrompt } from "../loop/run-setup.js";
-import type { ResumeResult, SessionRecorder } from "./session-recorder.js";
+import type { ResumeResult } from "../hooks/hook-types.js";
+import type { Transcript } from "./transcript.js";
 import type { JsonSchema } from "../types.js";
 
 export interface SessionDeps {
   id(): string;
   configModel(): string | undefined;
   onClear(): void;
-  recorder?: SessionRecorder;
+  transcript?: Transcript;
   context?: ContextManager;
   host?(): PluginHost;
   /** The conversation goes on as another session (resume, fork): the host's id follows. */
@@ -43,33 +45,39 @@ export function createSession(deps: SessionDeps): AgentSession {
     usage: { inputTokens: 0, outputTokens: 0 },
     running: false,
     get transcriptPath() {
-      return deps.recorder?.file;
+      return deps.transcript?.file;
     },
     clear() {
       session.messages.length = 0;
       // sessionEnd hears the old id (its info is taken now); the next run starts the new one.
       deps.onClear();
-      if (deps.recorder && deps.newId && deps.rename) {
-        const id = deps.newId();
-        deps.recorder.restart(id);
-        deps.rename(id);
-      } else deps.recorder?.sync(session.messages);
+      if (deps.transcript && deps.newId && deps.rename) {
+        // What follows is a new session, its transcript written with its first message; the old one stays resumable.
+        deps.transcript.restart();
+        deps.rename(deps.newId());
+      } else deps.transcript?.sync(session.messages);
     },
     async resume(idOrPrefix, options = {}): Promise<ResumeResult> {
       if (session.running) throw new AgentError("E_USAGE", "A run is in progress; resume a session once it is over.");
-      if (!deps.recorder || !deps.switchTo || !deps.newId) throw new AgentError("E_USAGE", "Sessions are not available in this host.");
-      const { result, messages, usage } = deps.recorder.resume(idOrPrefix, options.fork === true, deps.newId);
-      await deps.switchTo(result.id);
+      const fork = options.fork === true;
+      const forkId = fork && deps.newId ? deps.newId() : undefined;
+      const answer = deps.transcript && deps.switchTo && deps.newId ? await deps.transcript.load({ id: idOrPrefix, ...(forkId ? { forkId } : {}) }) : undefined;
+      if (!answer) throw new AgentError("E_USAGE", "Sessions are not available in this host.");
+      if ("error" in answer) throw new AgentError("E_USAGE", answer.error);
+      const { id: from, messages, usage, damaged } = answer.session;
+      const result: ResumeResult = { id: forkId ?? from, from, forked: fork, messages: messages.length, ...(damaged ? { damaged } : {}) };
+      await deps.switchTo!(result.id);
       replaceAll(session.messages, messages);
       session.usage.inputTokens = usage.inputTokens;
       session.usage.outputTokens = usage.outputTokens;
+      deps.transcript!.restart(fork ? [] : session.messages);
       // A fork writes its copy now, so it is listed (and resumable) from the start.
-      if (options.fork) deps.recorder.sync(session.messages, `forked from ${result.from}`);
+      if (fork) deps.transcript!.sync(session.messages, `forked from ${from}`);
       return result;
     },
     async compact(options = {}): Promise<CompactOutcome> {
       if (session.running) throw new AgentError("E_USAGE", "A run is in progress; compact once it is over.");
-      if (!deps.context || !deps.host) throw new AgentError("E_USAGE", "Compaction is not available in this host.");
+      if (!deps.context?.available || !deps.host) throw new AgentError("E_USAGE", "Compaction is not available in this host.");
       const host = deps.host();
       const { ref, provider, model } = resolveModel(host, options.model ?? session.model);
       const system = await systemPrompt(host, undefined, { userConfigDir: deps.userConfigDir });

@@ -1,4 +1,4 @@
-/** Built-in plugin: the slash commands in `commands/` (one file each). */
+/** Built-in plugin: the slash commands in `commands/` (one file each; `/resume` is the `sessions` plugin's). */
 import { definePlugin } from "../../core/index.js";
 import clear from "../../commands/clear.js";
 import exit from "../../commands/exit.js";
@@ -12,11 +12,10 @@ import permissions from "../../commands/permissions.js";
 import plugins from "../../commands/plugins.js";
 import skills from "../../commands/skills.js";
 import compact from "../../commands/compact.js";
-import resume from "../../commands/resume.js";
 
 export default definePlugin({
   name: "commands",
   // The host's own controls (/help, /mode, /exit…) win a name clash with any other command.
   enforce: "pre",
-  commands: [help, tools, skills, plugins, permissions, audit, model, mode, clear, compact, resume, usage, exit],
+  commands: [help, tools, skills, plugins, permissions, audit, model, mode, clear, compact, usage, exit],
 });

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { builtinPlugins } from "../../cli/builtins.js";
 import { createHost, z, type AgentEvent, type Plugin, type ToolDefinition } from "../../core/index.js";
-import { readSession, sessionFile } from "../../core/embed.js";
+import { readSession, sessionFile } from "../../plugins/sessions/index.js";
 import { contextWindowFor, TokenEstimator } from "../../core/session/context-window.js";
 import { KINDS, openHost, startFake, systemOf, tempDir, toolResults, type FakeServer, type Kind, type TestHost, type Turn } from "./loop-helpers.js";
 
@@ -186,7 +186,7 @@ test("a skill the model loaded is re-attached to the system prompt once the conv
     const host = await createHost({
       cwd: tmp.dir,
       userConfigDir: false,
-      builtins: builtinPlugins.filter((b) => ["openai", "commands", "skills"].includes(b.name)),
+      builtins: builtinPlugins.filter((b) => ["openai", "sessions", "compaction", "commands", "skills"].includes(b.name)),
       config: { model: "openai:test-model", providers: { openai: { baseURL: srv.baseURL, apiKey: "k" } } },
     });
     try {

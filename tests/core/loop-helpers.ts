@@ -45,7 +45,7 @@ export async function openHost(
   srv: FakeServer,
   options: { tools?: Plugin["tools"]; plugins?: CreateHostOptions["plugins"]; builtins?: string[] } & Omit<CreateHostOptions, "plugins" | "builtins" | "cwd"> = {},
 ): Promise<TestHost> {
-  const { tools, plugins = [], builtins = ["openai", "anthropic", "instructions", "commands"], config, ...rest } = options;
+  const { tools, plugins = [], builtins = ["openai", "anthropic", "sessions", "compaction", "instructions", "commands"], config, ...rest } = options;
   const tmp = await tempDir();
   const host = await createHost({
     cwd: tmp.dir,

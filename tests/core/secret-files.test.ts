@@ -10,7 +10,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { writeFileAtomic } from "../../kit/index.js";
-import { readSession, repairSession, SessionWriter, sessionFile } from "../../core/session/session-store.js";
+import { readSession, repairSession, SessionWriter, sessionFile } from "../../plugins/sessions/store.js";
 import { OAuthStore } from "../../plugins/mcp/oauth/store.js";
 import { writeCachedTools } from "../../plugins/mcp/tool-cache.js";
 import { ServerLog } from "../../plugins/mcp/transport/server-log.js";

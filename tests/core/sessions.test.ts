@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { builtinPlugins } from "../../cli/builtins.js";
 import { createHost, z, type AgentEvent, type Host, type ToolDefinition } from "../../core/index.js";
-import { findSession, listSessions, pruneSessions, readSession, sessionFile } from "../../core/embed.js";
+import { findSession, listSessions, pruneSessions, readSession, sessionFile } from "../../plugins/sessions/index.js";
 import { KINDS, startFake, tempDir, toolResults, type FakeServer, type Kind, type Turn } from "./loop-helpers.js";
 
 const echo: ToolDefinition<{ text: string }> = {
@@ -42,7 +42,7 @@ async function hostIn(dir: string, kind: Kind, srv: FakeServer, config: Record<s
   const host = await createHost({
     cwd: dir,
     userConfigDir: false,
-    builtins: builtinPlugins.filter((b) => ["openai", "anthropic", "commands"].includes(b.name)),
+    builtins: builtinPlugins.filter((b) => ["openai", "anthropic", "sessions", "commands"].includes(b.name)),
     plugins: [{ name: "test-tools", tools: [echo] }],
     config: { model: `${kind}:test-model`, providers: { [kind]: { baseURL: srv.baseURL, apiKey: "k" } }, ...config },
   });
@@ -204,7 +204,7 @@ describe("sessions, whatever the provider", () => {
     const host = await createHost({
       cwd: dir,
       userConfigDir: false,
-      builtins: builtinPlugins.filter((b) => ["openai", "commands"].includes(b.name)),
+      builtins: builtinPlugins.filter((b) => ["openai", "sessions", "commands"].includes(b.name)),
       plugins: [{ name: "listener", sessionStart: (s) => void sources.push(s.source) }],
       config: { model: "openai:test-model", providers: { openai: { baseURL: srv.baseURL, apiKey: "k" } } },
     });

@@ -13,7 +13,7 @@ export interface AgentsHost extends TestHost {
 export async function agentsHost(config: AgentConfig, model: ScriptedTurn[], options: CreateHostOptions & { project?: TempProject } = {}): Promise<AgentsHost> {
   const provider = scriptedProvider(model);
   const t = await testHost({
-    builtins: builtinPlugins.filter((b) => ["tools", "hooks", "agents"].includes(b.name)),
+    builtins: builtinPlugins.filter((b) => ["tools", "sessions", "hooks", "agents"].includes(b.name)),
     ...options,
     config: { model: "scripted:test", ...config },
     plugins: [{ name: "scripted-model", providers: [provider] }, ...(options.plugins ?? [])],

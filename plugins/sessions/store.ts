@@ -10,10 +10,9 @@
  */
 import { chmodSync, closeSync, existsSync, fsync, fsyncSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
-import { openPrivateAppend, SECRET_FILE_MODE, writeFileAtomic } from "../../kit/fs/atomic-write.js";
-import { AgentError } from "../../kit/errors.js";
-import { ensureAgentIgnores } from "../config/local-settings.js";
-import type { ModelMessage } from "../loop/model.js";
+import { AgentError, openPrivateAppend, SECRET_FILE_MODE, writeFileAtomic } from "../../kit/index.js";
+import type { ModelMessage } from "../../core/index.js";
+import { ensureAgentIgnores, type TranscriptRecord } from "../../core/embed.js";
 
 export const SESSIONS_DIR = path.join(".agent", "sessions");
 export const DEFAULT_SESSION_MAX_AGE_DAYS = 30;
@@ -31,11 +30,7 @@ export interface SessionMeta {
 export type SessionRecord =
   | ({ type: "meta" } & SessionMeta)
   | { type: "resume"; time: string; model?: string; version: string }
-  | { type: "message"; time: string; message: ModelMessage }
-  | { type: "usage"; time: string; inputTokens: number; outputTokens: number }
-  | { type: "compaction"; time: string; trigger: "manual" | "auto"; summary: string; tokensBefore: number; tokensAfter: number; messages: ModelMessage[] }
-  | { type: "rewrite"; time: string; reason: string; messages: ModelMessage[] }
-  | { type: "clear"; time: string };
+  | TranscriptRecord;
 
 /** What reading a transcript gave: the conversation to continue, and what was dropped, if anything. */
 export interface LoadedSession {

@@ -1,6 +1,6 @@
 /** `/resume [n | id]`: list this project's saved sessions, or continue one (by its number in the list, or its id). */
-import { AgentError, defineCommand } from "../core/index.js";
-import { listSessions } from "../core/embed.js";
+import { AgentError, defineCommand } from "../../core/index.js";
+import { listSessions } from "./store.js";
 
 const SHOWN = 20;
 
