@@ -7,6 +7,9 @@ import type { BuiltinPlugin } from "../core/embed.js";
 import { pluginSubcommands } from "../plugins/claude-plugins/cli.js";
 import { claudePluginFormat } from "../plugins/claude-plugins/format.js";
 
+/** The OS sandbox commands run in (bwrap, sandbox-exec): `createHost({ sandbox: createCommandSandbox })`. */
+export { createCommandSandbox } from "../sandbox/index.js";
+
 export const builtinPlugins: BuiltinPlugin[] = [
   { name: "tools", load: async () => (await import("../plugins/tools/index.js")).default },
   { name: "mcp", load: async () => (await import("../plugins/mcp/index.js")).default },

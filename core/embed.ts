@@ -1,7 +1,8 @@
 /**
  * `agent-host/embed`: for a program that embeds the host (the `agent` CLI, an editor bridge): preparing a
  * host in two steps, folder trust, the session store, project instructions and model tables, config
- * files and local settings, the sandbox, rule parsing and the audit log. Plugins rarely need it; the
+ * files and local settings, the sandbox's types (its implementation:
+ * `agent-host/builtins`), rule parsing and the audit log. Plugins rarely need it; the
  * contract is `agent-host`. Re-exports only.
  */
 export { prepareHost } from "./host/host.js";
@@ -26,7 +27,6 @@ export type { ResumeResult } from "./session/session-recorder.js";
 export type { CompactOutcome } from "./session/compaction.js";
 export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_COMPACT_THRESHOLD } from "./session/context-window.js";
 export { BUILTIN_MODEL_ALIASES, expandModelAlias, modelAliases } from "./session/model-aliases.js";
-export { createCommandSandbox } from "./sandbox/command-sandbox.js";
 export type { SandboxStatus, SandboxSpawnSpec } from "./types.js";
 export {
   parseRule as parsePermissionRule,

@@ -20,7 +20,7 @@ import { pluginHookView, tapPluginObject, withPluginScope } from "../plugins/plu
 import type { HostProblem, Plugin, PluginAuditRecord, PluginContext } from "../plugin-types.js";
 import { prepareHost as prepare, statusOf, type PreparedPlugin, type PreparedState } from "../plugins/prepare.js";
 import { ProcessScope } from "../../kit/processes.js";
-import { createCommandSandbox } from "../sandbox/command-sandbox.js";
+import { noCommandSandbox } from "./no-sandbox.js";
 import { addSecret, forgetEnvSecrets } from "../../kit/text/redact.js";
 import { createRegistrars, type Registries } from "./host-registrars.js";
 import { createRegistries, KIND_NAMES, KINDS, kindCounts, kindListings, pluralOf, registerHookOf, type RegisterHookName } from "../registry/kinds.js";
@@ -50,7 +50,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   const workspaceHandle = createWorkspaceHandle(loaded.projectRoot, config.workspace?.roots ?? []);
   const workspace = workspaceHandle.workspace;
   const processes = new ProcessScope();
-  const sandbox = createCommandSandbox(config.sandbox, workspace);
+  const sandbox = options.sandbox ? options.sandbox(config.sandbox, workspace) : noCommandSandbox(config.sandbox);
   const listeners = new Set<(e: AgentEvent) => void>();
   const debug = debugOn();
   let ready = false;
