@@ -26,7 +26,7 @@ export type { SessionSummary, SessionMeta, SessionRecord, LoadedSession } from "
 export type { ResumeResult } from "./session/session-recorder.js";
 export type { CompactOutcome } from "./session/compaction.js";
 export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_COMPACT_THRESHOLD } from "./session/context-window.js";
-export { BUILTIN_MODEL_ALIASES, expandModelAlias, modelAliases } from "./session/model-aliases.js";
+export { expandModelAlias, modelAliases } from "./session/model-aliases.js";
 export type { SandboxStatus, SandboxSpawnSpec } from "./types.js";
 export {
   parseRule as parsePermissionRule,

@@ -87,7 +87,7 @@ const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
  * compaction, Claude Code settings and the model tables (core/session/, parts of
  * core/config/) are still to become plugins. Lower this number when they leave.
  */
-const KERNEL_LINE_BUDGET = 11_078;
+const KERNEL_LINE_BUDGET = 11_076;
 const FOLDER_FILE_BUDGET = 15;
 const CONTRACT_NAME_BUDGET = 120;
 

@@ -21,6 +21,7 @@ import type { HostProblem, Plugin, PluginAuditRecord, PluginContext } from "../p
 import { prepareHost as prepare, statusOf, type PreparedPlugin, type PreparedState } from "../plugins/prepare.js";
 import { ProcessScope } from "../../kit/processes.js";
 import { noCommandSandbox } from "./no-sandbox.js";
+import { configuredModelError } from "../session/model-aliases.js";
 import { addSecret, forgetEnvSecrets } from "../../kit/text/redact.js";
 import { createRegistrars, type Registries } from "./host-registrars.js";
 import { createRegistries, KIND_NAMES, KINDS, kindCounts, kindListings, pluralOf, registerHookOf, type RegisterHookName } from "../registry/kinds.js";
@@ -298,10 +299,8 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
 
   await runRegisterHooks(state, registrars);
   openOptions.signal?.removeEventListener("abort", stopOpening);
-  if (openOptions.signal?.aborted) {
-    await host.close();
-    throw new AgentError("E_USAGE", "interrupted while the host was opening");
-  }
+  const refused = openOptions.signal?.aborted ? new AgentError("E_USAGE", "interrupted while the host was opening") : configuredModelError(config, state.loaded.origins, host.providers.list());
+  if (refused) return host.close().then(() => Promise.reject(refused));
   // Eager (the default for embedders): open resolves with every source's tools registered.
   if (!options.lazyTools && sources.size) await sources.load();
   ready = true;

@@ -54,7 +54,7 @@ export function sessionParts(o: SessionPartsOptions): { session: AgentSession; c
     },
     o.id(),
   );
-  const context = new ContextManager(o.config, o.hooks, recorder, () => ({ sessionId: o.id(), mode: o.mode() }), o.emit);
+  const context = new ContextManager(o.config, o.hooks, recorder, () => ({ sessionId: o.id(), mode: o.mode(), providers: o.host().providers.list() }), o.emit);
   session = createSession({
     id: o.id,
     configModel: () => o.config.model,
