@@ -8,17 +8,17 @@ module.exports = {
   forbidden: [
     {
       name: "core-knows-no-plugin",
-      comment: "core/ is the small core: it imports nothing from plugins/, cli/, commands/ or examples/.",
+      comment: "core/ is the small core: it imports nothing from plugins/, cli/, commands/, examples/ or sandbox/ (the OS sandbox: the composition root passes it).",
       severity: "error",
       from: { path: "^core/" },
-      to: { path: "^(plugins|cli|commands|examples|skills)/" },
+      to: { path: "^(plugins|cli|commands|examples|skills|sandbox)/" },
     },
     {
       name: "kit-knows-no-host",
       comment: "kit/ (agent-host/kit) holds helpers anyone may use: it imports nothing from core/, plugins/, cli/ or commands/.",
       severity: "error",
       from: { path: "^kit/" },
-      to: { path: "^(core|plugins|cli|commands|examples|skills)/" },
+      to: { path: "^(core|plugins|cli|commands|examples|skills|sandbox)/" },
     },
     {
       name: "public-api-only",
@@ -26,6 +26,13 @@ module.exports = {
       severity: "error",
       from: { path: "^(plugins|commands|cli)/" },
       to: { path: "^(core|kit)/", pathNot: "^(core/(index|embed|testing)|kit/index)\\.ts$" },
+    },
+    {
+      name: "sandbox-uses-the-contract",
+      comment: "sandbox/ (the OS sandbox) implements the kernel's CommandSandbox: it uses core only through its entries, kit, and nothing of plugins or the CLI.",
+      severity: "error",
+      from: { path: "^sandbox/" },
+      to: { path: "^(core|plugins|cli|commands|examples|skills)/", pathNot: "^core/(index|embed)\\.ts$" },
     },
     {
       name: "plugins-stay-apart",

@@ -6,6 +6,11 @@ import type { PluginPackageFormat } from "../core/index.js";
 import type { BuiltinPlugin } from "../core/embed.js";
 import { pluginSubcommands } from "../plugins/claude-plugins/cli.js";
 import { claudePluginFormat } from "../plugins/claude-plugins/format.js";
+import { ANTHROPIC_MODEL_ALIASES } from "../plugins/anthropic/models.js";
+import { OPENAI_MODEL_ALIASES } from "../plugins/openai/models.js";
+
+/** The OS sandbox commands run in (bwrap, sandbox-exec): `createHost({ sandbox: createCommandSandbox })`. */
+export { createCommandSandbox } from "../sandbox/index.js";
 
 export const builtinPlugins: BuiltinPlugin[] = [
   { name: "tools", load: async () => (await import("../plugins/tools/index.js")).default },
@@ -48,3 +53,12 @@ export const packageFormats: PluginPackageFormat[] = [claudePluginFormat()];
 
 /** `agent plugin` subcommands for them: marketplace, install, uninstall, enable, disable, list, update. */
 export const claudePluginSubcommands = pluginSubcommands;
+
+/**
+ * The aliases the built-in providers declare, as `provider:model` (`sonnet` → `anthropic:claude-sonnet-5-5`):
+ * what they mean in a host with those plugins (each provider's `modelAliases`; config `modelAliases` goes over them).
+ */
+export const BUILTIN_MODEL_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  ...Object.fromEntries(Object.entries(ANTHROPIC_MODEL_ALIASES).map(([a, m]) => [a, `anthropic:${m}`])),
+  ...Object.fromEntries(Object.entries(OPENAI_MODEL_ALIASES).map(([a, m]) => [a, `openai:${m}`])),
+});

@@ -9,11 +9,11 @@ export default defineCommand({
   async run(args, { host, signal }) {
     const [first, second] = args.trim().split(/\s+/).filter(Boolean);
     if (!first) return describe(host);
-    if (first === "list") return list(host, second ?? parseModelRef(expandModelAlias(host.session.model ?? "", host.config.modelAliases as Record<string, string> | undefined) ?? "")?.provider, signal);
+    if (first === "list") return list(host, second ?? parseModelRef(expandModelAlias(host.session.model ?? "", host.config.modelAliases as Record<string, string> | undefined, host.providers.list()) ?? "")?.provider, signal);
     const aliases = host.config.modelAliases as Record<string, string> | undefined;
-    const expanded = expandModelAlias(first, aliases);
+    const expanded = expandModelAlias(first, aliases, host.providers.list());
     const ref = expanded ? parseModelRef(expanded) : undefined;
-    if (!ref) return `"${first}" is not provider:model (e.g. openai:gpt-5.4) or an alias (${Object.keys(modelAliases(aliases)).join(", ")}).`;
+    if (!ref) return `"${first}" is not provider:model (e.g. openai:gpt-5.4) or an alias (${Object.keys(modelAliases(aliases, host.providers.list())).join(", ")}).`;
     if (!host.providers.get(ref.provider)) return `Unknown provider "${ref.provider}". Providers: ${host.providers.list().map((p) => p.name).join(", ")}.`;
     host.session.model = first;
     return `Model: ${first}${expanded !== first ? ` (${expanded})` : ""}`;
@@ -27,7 +27,7 @@ function describe(host: PluginHost): string {
     `Model: ${host.session.model ?? "(none; choose one with /model provider:model)"}`,
     "Providers:",
     ...providers.map((p) => `  ${p.name.padEnd(width)}  ${p.description ?? ""}`.trimEnd()),
-    `Aliases: ${Object.entries(modelAliases(host.config.modelAliases as Record<string, string> | undefined)).map(([a, r]) => `${a} (${r})`).join(", ")}`,
+    `Aliases: ${Object.entries(modelAliases(host.config.modelAliases as Record<string, string> | undefined, host.providers.list())).map(([a, r]) => `${a} (${r})`).join(", ")}`,
   ].join("\n");
 }
 

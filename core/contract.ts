@@ -466,6 +466,12 @@ export interface CreateHostOptions {
   plugins?: PluginEntry[];
   /** Plugin package formats besides npm modules (a plugin entry naming a folder one claims; installed ones). */
   packageFormats?: PluginPackageFormat[];
+  /**
+   * The OS sandbox commands run in, made once per host from config `sandbox` (trust-narrowed) and the
+   * workspace: the CLI passes `createCommandSandbox` (`agent-host/builtins`: bwrap, sandbox-exec). Without
+   * it commands run unsandboxed, said once to the model and the user, and `sandbox.required` refuses them.
+   */
+  sandbox?: (config: AgentConfig["sandbox"], workspace: Workspace) => CommandSandbox;
   /** Answers "ask" permissions; without it, ask means deny (headless). */
   askPermission?: PermissionAsker;
   sessionId?: string;

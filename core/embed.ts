@@ -1,7 +1,8 @@
 /**
  * `agent-host/embed`: for a program that embeds the host (the `agent` CLI, an editor bridge): preparing a
  * host in two steps, folder trust, project instructions and model tables, config
- * files and local settings, the sandbox, rule parsing and the audit log. Plugins rarely need it; the
+ * files and local settings, the sandbox's types (its implementation:
+ * `agent-host/builtins`), rule parsing and the audit log. Plugins rarely need it; the
  * contract is `agent-host`. Re-exports only.
  */
 export { prepareHost } from "./host/host.js";
@@ -27,8 +28,7 @@ export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_COMPACT_THRESHOLD } f
 /** A message's size in characters, as the context estimate counts it (the `compaction` plugin splits by it). */
 export { messageChars } from "./session/context-window.js";
 export type { CompactionRequest, CompactionResult } from "./hooks/hook-types.js";
-export { BUILTIN_MODEL_ALIASES, expandModelAlias, modelAliases } from "./session/model-aliases.js";
-export { createCommandSandbox } from "./sandbox/command-sandbox.js";
+export { expandModelAlias, modelAliases } from "./session/model-aliases.js";
 export type { SandboxStatus, SandboxSpawnSpec } from "./types.js";
 export {
   parseRule as parsePermissionRule,

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AgentConfig, PluginEntry } from "./config/config-schema.js";
 import { createHost } from "./host/host.js";
-import type { Host, RunOptions, RunResult } from "./host-types.js";
+import type { CreateHostOptions, Host, RunOptions, RunResult } from "./host-types.js";
 import type { ModelProvider, ModelRequest, ModelStreamEvent } from "./loop/model.js";
 import type { CommandResult, PermissionAsker, PermissionMode, ToolResult } from "./types.js";
 
@@ -64,6 +64,8 @@ export interface TestHostOptions {
   askPermission?: PermissionAsker;
   /** A scripted model for `run`: registered as provider `scripted`, and the session's model. */
   model?: ScriptedTurn[];
+  /** The OS sandbox for commands (`createCommandSandbox` of `agent-host/builtins`); default none, as `createHost`. */
+  sandbox?: CreateHostOptions["sandbox"];
 }
 
 export interface TestHost {
@@ -110,6 +112,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
       plugins,
       permissionMode: options.permissionMode,
       askPermission: options.askPermission,
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     });
   } catch (err) {
     // A config error (bad options, say) is what some tests expect: leave no temporary project behind.

@@ -31,7 +31,7 @@ async function cruise(cwd: string, dirs: string[]): Promise<{ code: number; outp
 
 describe("import rules (dependency-cruiser)", () => {
   test("the repository keeps every rule", async () => {
-    const r = await cruise(REPO_ROOT, ["core", "kit", "cli", "plugins", "commands"]);
+    const r = await cruise(REPO_ROOT, ["core", "kit", "cli", "plugins", "commands", "sandbox"]);
     expect(r.output).toContain("no dependency violations found");
     expect(r.code).toBe(0);
   });
@@ -70,7 +70,7 @@ function sources(dir: string): string[] {
   return out;
 }
 
-const SOURCE_DIRS = ["core", "kit", "cli", "plugins", "commands"];
+const SOURCE_DIRS = ["core", "kit", "cli", "plugins", "commands", "sandbox"];
 const FUNCTION_BUDGET = 120;
 
 /**
@@ -84,10 +84,10 @@ const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
 
 /**
  * The kernel's size, a ratchet: core/ may shrink, never grow. Issue 21 aims at 6,000 lines; sessions and
- * compaction left (plugins/sessions/, plugins/compaction/); Claude Code settings and the model tables (core/session/, parts of
- * core/config/) are still to become plugins. Lower this number when they leave.
+ * compaction left (plugins/sessions/, plugins/compaction/), the OS sandbox left for sandbox/, the model tables for
+ * the providers; Claude Code settings (core/config/) are still to become a plugin. Lower this number when code leaves.
  */
-const KERNEL_LINE_BUDGET = 11_334;
+const KERNEL_LINE_BUDGET = 10_576;
 const FOLDER_FILE_BUDGET = 15;
 const CONTRACT_NAME_BUDGET = 120;
 

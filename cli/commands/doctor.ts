@@ -1,7 +1,8 @@
 /** `agent doctor`: config, plugins, tools and the problems found. Exit 1 when there are problems. */
 import { AgentError, type PluginHost } from "../../core/index.js";
-import { createCommandSandbox, resolveModel, type SandboxStatus, type TrustReport } from "../../core/embed.js";
+import { resolveModel, type SandboxStatus, type TrustReport } from "../../core/embed.js";
 import { agentHostFor, loadInstructions } from "../../kit/index.js";
+import { createCommandSandbox } from "../builtins.js";
 import { version } from "../context.js";
 import { unsupportedClaudeFeatures } from "../claude-features.js";
 import { shellDenyNotes, unmatchedRules } from "../rule-check.js";

@@ -153,7 +153,7 @@ export const CORE_CONFIG_SHAPE = {
   providers: z.record(z.string(), z.looseObject({})).optional(),
   /** Variables added to the environment of the processes tools and command hooks start (not the host's own). */
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name (letters, digits, _)"), z.string()).optional(),
-  /** The OS sandbox run_command (and, opted in, command hooks) run in: see core/sandbox/. */
+  /** The OS sandbox run_command (and, opted in, command hooks) run in: see sandbox/ (the implementation the composition root passes). */
   sandbox: SandboxConfigSchema.optional(),
   /** Other agents' files read as config: `claude: false` ignores Claude Code's settings files. */
   compat: z.strictObject({ claude: z.boolean().optional() }).optional(),

@@ -13,7 +13,6 @@ import { parseJson } from "../../kit/text/json.js";
 import { ConfigError, errorMessage } from "../../kit/errors.js";
 import { localSettingsPath } from "./local-settings.js";
 import { defaultUserConfigDir } from "../../kit/fs/user-config-dir.js";
-import { aliasProblem, expandModelAlias } from "../session/model-aliases.js";
 import { claudeManagedSettingsFile, claudeSettingsFiles, claudeUserDir, readClaudeSettings, type ClaudeSettings, type ConfigOrigin } from "./claude-settings.js";
 import { FolderTrust, fileDigest } from "./trust.js";
 import { narrowFolderConfig } from "./trust-config.js";
@@ -387,11 +386,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     // Only the policy's allow rules allow; every file's ask and deny rules still hold (stricter, never looser).
     if (settings.managedRulesOnly && config.permissions) config.permissions = { ...config.permissions, allow: settings.core.permissions?.allow ?? [] };
   }
-  // `model` may be an alias, known only once every file is merged: an unknown one names its file.
-  if (config.model && !expandModelAlias(config.model, config.modelAliases)) {
-    const from = [...ours].reverse().find((o) => o.fc.core.model !== undefined)?.file ?? files[files.length - 1] ?? "config";
-    throw new ConfigError(from, [{ path: "model", message: aliasProblem(config.model, config.modelAliases) }]);
-  }
+  // `model` may be an alias, known once every file is merged and the providers are registered (the host checks it then).
   // An untrusted folder's node_modules could shadow a plugin of the user's own config: not looked in.
   if (trust.trusted) pluginBaseDirs.push(configDir);
   if (userDir) pluginBaseDirs.push(userDir);

@@ -9,7 +9,7 @@ import type { AgentConfig, PluginEntry } from "./config-schema.js";
 import type { PluginConfigSection } from "../plugin-types.js";
 import { fileDigest, type FolderTrust } from "./trust.js";
 import { isPlainObject } from "../../kit/text/plain-object.js";
-import { narrowSandbox } from "../sandbox/narrow.js";
+import { narrowSandbox } from "./sandbox-narrow.js";
 import type { PermissionMode } from "../types.js";
 
 const MODE_RANK: Record<PermissionMode, number> = { plan: 0, default: 1, acceptEdits: 2, bypass: 3 };

@@ -17,6 +17,7 @@ import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { claudeUserDir } from "../config/claude-settings.js";
 import { isInside } from "../../kit/fs/path-inside.js";
+import { isAgentConfigName } from "../../kit/fs/user-config-dir.js";
 import { defaultUserConfigDir } from "../config/config.js";
 import type { FileWrite } from "../types.js";
 
@@ -50,11 +51,6 @@ const FOLDERS = new Map([
   [".claude", "Claude Code's settings, hooks and commands, which the agent reads too"],
   [".git", "git's config and hooks, which run commands on the next git call"],
 ]);
-
-/** `agent.config.*` and `.agentrc*`: the agent's own config files, by name. */
-export function isAgentConfigName(name: string): boolean {
-  return /^agent\.config(\.|$)/.test(name) || name.startsWith(".agentrc");
-}
 
 /**
  * Whether a text (a command line) names anything protected at all: a cheap test before parsing it for

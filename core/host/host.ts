@@ -20,7 +20,8 @@ import { pluginHookView, tapPluginObject, withPluginScope } from "../plugins/plu
 import type { HostProblem, Plugin, PluginAuditRecord, PluginContext } from "../plugin-types.js";
 import { prepareHost as prepare, statusOf, type PreparedPlugin, type PreparedState } from "../plugins/prepare.js";
 import { ProcessScope } from "../../kit/processes.js";
-import { createCommandSandbox } from "../sandbox/command-sandbox.js";
+import { noCommandSandbox } from "./no-sandbox.js";
+import { configuredModelError } from "../session/model-aliases.js";
 import { addSecret, forgetEnvSecrets } from "../../kit/text/redact.js";
 import { createRegistrars, type Registries } from "./host-registrars.js";
 import { createRegistries, KIND_NAMES, KINDS, kindCounts, kindListings, pluralOf, registerHookOf, type RegisterHookName } from "../registry/kinds.js";
@@ -50,7 +51,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   const workspaceHandle = createWorkspaceHandle(loaded.projectRoot, config.workspace?.roots ?? []);
   const workspace = workspaceHandle.workspace;
   const processes = new ProcessScope();
-  const sandbox = createCommandSandbox(config.sandbox, workspace);
+  const sandbox = options.sandbox ? options.sandbox(config.sandbox, workspace) : noCommandSandbox(config.sandbox);
   const listeners = new Set<(e: AgentEvent) => void>();
   const debug = debugOn();
   let ready = false;
@@ -295,10 +296,8 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
 
   await runRegisterHooks(state, registrars);
   openOptions.signal?.removeEventListener("abort", stopOpening);
-  if (openOptions.signal?.aborted) {
-    await host.close();
-    throw new AgentError("E_USAGE", "interrupted while the host was opening");
-  }
+  const refused = openOptions.signal?.aborted ? new AgentError("E_USAGE", "interrupted while the host was opening") : configuredModelError(config, state.loaded.origins, host.providers.list());
+  if (refused) return host.close().then(() => Promise.reject(refused));
   // Eager (the default for embedders): open resolves with every source's tools registered.
   if (!options.lazyTools && sources.size) await sources.load();
   ready = true;

@@ -75,6 +75,10 @@ export interface ModelProvider {
    * a request (a name pattern). When exactly one provider knows a bare name, it serves it (optional).
    */
   knowsModel?(model: string): boolean;
+  /** Short names for its models (`sonnet` → `claude-sonnet-5-5`) wherever a model is chosen; config `modelAliases` wins. */
+  modelAliases?: Readonly<Record<string, string>>;
+  /** Context windows of its model families (first match on the model name, lower case, no `vendor/` prefix); config `contextWindow` wins. */
+  contextWindows?: readonly { model: RegExp; tokens: number }[];
 }
 
 /** Split `provider:model`. The model part may itself contain colons (e.g. `ollama` tags). */

@@ -26,8 +26,8 @@ export const NO_MODEL_HELP = [
 export function resolveModel(host: PluginHost, given: string | undefined): { ref: string; provider: ModelProvider; model: string } {
   if (!given) throw new AgentError("E_NO_MODEL", NO_MODEL_HELP);
   const aliases = host.config.modelAliases as Record<string, string> | undefined;
-  const ref = expandModelAlias(given, aliases) ?? bareModelRef(host, given);
-  if (!ref) throw new AgentError("E_CONFIG", unknownAliasMessage(given, aliases));
+  const ref = expandModelAlias(given, aliases, host.providers.list()) ?? bareModelRef(host, given);
+  if (!ref) throw new AgentError("E_CONFIG", unknownAliasMessage(given, aliases, host.providers.list()));
   const parsed = parseModelRef(ref);
   if (!parsed) throw new AgentError("E_CONFIG", `Invalid model "${ref}": expected provider:model, e.g. openai:gpt-5.4.`);
   const provider = host.providers.get(parsed.provider);

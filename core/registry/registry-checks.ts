@@ -3,6 +3,7 @@
  * agent passes one before it is held; a rejection names the name and the reason, and never stops the plugin's other registrations
  * nor other plugins.
  */
+import { MODEL_ALIAS_NAME } from "../session/model-aliases.js";
 import type { ModelProvider } from "../loop/model.js";
 import { isZodSchema } from "../../kit/schema.js";
 import { PERMISSION_MODES, RISKS, type AgentDefinition, type CommandDefinition, type JsonSchema, type SkillDefinition, type ToolDefinition } from "../types.js";
@@ -116,6 +117,9 @@ export function checkProvider(p: unknown, existing: Holders): Rejection | undefi
   if (isRejection(r)) return r;
   const { d, name } = r;
   if (typeof d.stream !== "function") return { name, reason: "missing stream function" };
+  const aliases = d.modelAliases as unknown;
+  if (aliases !== undefined && !(aliases && typeof aliases === "object" && Object.entries(aliases).every(([a, m]) => MODEL_ALIAS_NAME.test(a) && typeof m === "string" && m !== ""))) return { name, reason: "modelAliases must map alias names (letters, digits, . _ -) to model names" };
+  if (d.contextWindows !== undefined && !(Array.isArray(d.contextWindows) && d.contextWindows.every((w) => w?.model instanceof RegExp && Number.isInteger(w.tokens) && w.tokens > 0))) return { name, reason: "contextWindows must be a list of { model: RegExp, tokens: a positive integer }" };
   return undefined;
 }
 

@@ -95,7 +95,7 @@ export class ContextManager {
     private readonly config: Readonly<AgentConfig>,
     private readonly hooks: RawHooks,
     private readonly recorder: Transcript,
-    private readonly info: () => { sessionId: string; mode: PermissionMode },
+    private readonly info: () => { sessionId: string; mode: PermissionMode; providers?: readonly ModelProvider[] },
     private readonly emit: (e: AgentEvent) => void,
   ) {}
 
@@ -109,7 +109,7 @@ export class ContextManager {
   }
 
   window(ref: string): number {
-    return contextWindowFor(ref, this.config.contextWindow).tokens;
+    return contextWindowFor(ref, this.config.contextWindow, this.info().providers).tokens;
   }
 
   /** The estimated size of a request in tokens; noted as the one sent, for the correction. */

@@ -1,10 +1,10 @@
 /**
  * How big a model's context window is, and how big a request is. The window comes from config
- * `contextWindow`, else a table of the known model families of the built-in providers, else a default.
+ * `contextWindow`, else the model families the registered providers declare, else a default.
  * A request's size is estimated from its characters (about 4 per token) and corrected by what the
  * provider reported for earlier requests (`usage.inputTokens` against the estimate then).
  */
-import type { ModelMessage, ModelRequest } from "../loop/model.js";
+import type { ModelMessage, ModelProvider, ModelRequest } from "../loop/model.js";
 
 /** For a model nobody told us about (a local server's model: set `contextWindow` in the config). */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
@@ -13,25 +13,17 @@ export const DEFAULT_COMPACT_THRESHOLD = 0.8;
 /** Characters per token of the first estimate, before the provider's usage corrects it. */
 export const CHARS_PER_TOKEN = 4;
 
-/** Known families, first match wins. The model part of `provider:model`, any `vendor/` prefix dropped. */
-const WINDOWS: { provider: RegExp; model: RegExp; tokens: number }[] = [
-  { provider: /./, model: /^claude-/, tokens: 200_000 },
-  { provider: /./, model: /^gpt-5/, tokens: 400_000 },
-  { provider: /./, model: /^gpt-4\.1/, tokens: 1_047_576 },
-  { provider: /./, model: /^(gpt-4o|chatgpt-4o)/, tokens: 128_000 },
-  { provider: /./, model: /^gpt-4-turbo/, tokens: 128_000 },
-  { provider: /./, model: /^gpt-4(-|$)/, tokens: 8_192 },
-  { provider: /./, model: /^gpt-3\.5/, tokens: 16_385 },
-  { provider: /./, model: /^o[134](-|$)/, tokens: 200_000 },
-];
-
-/** The context window for `provider:model` in tokens: config first, then the table, then the default. */
-export function contextWindowFor(ref: string, configured?: number): { tokens: number; source: "config" | "table" | "default" } {
+/**
+ * The context window for `provider:model` in tokens: config first, then the families the providers declare
+ * (`ModelProvider.contextWindows`: the serving provider's, then every other's), then the default.
+ */
+export function contextWindowFor(ref: string, configured?: number, providers: readonly ModelProvider[] = []): { tokens: number; source: "config" | "table" | "default" } {
   if (configured) return { tokens: configured, source: "config" };
   const i = ref.indexOf(":");
   const provider = i > 0 ? ref.slice(0, i) : "";
   const model = (i > 0 ? ref.slice(i + 1) : ref).replace(/^.*\//, "").toLowerCase();
-  const hit = WINDOWS.find((w) => w.provider.test(provider) && w.model.test(model));
+  const ordered = [...providers.filter((p) => p.name === provider), ...providers.filter((p) => p.name !== provider)];
+  const hit = ordered.flatMap((p) => p.contextWindows ?? []).find((w) => w.model.test(model));
   return hit ? { tokens: hit.tokens, source: "table" } : { tokens: DEFAULT_CONTEXT_WINDOW, source: "default" };
 }
 

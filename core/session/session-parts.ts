@@ -39,7 +39,7 @@ export interface SessionPartsOptions {
 export function sessionParts(o: SessionPartsOptions): { session: AgentSession; control: RunControl } {
   let session: AgentSession | undefined;
   const transcript = new Transcript(o.hooks, () => ({ sessionId: o.id(), model: session?.model }));
-  const context = new ContextManager(o.config, o.hooks, transcript, () => ({ sessionId: o.id(), mode: o.mode() }), o.emit);
+  const context = new ContextManager(o.config, o.hooks, transcript, () => ({ sessionId: o.id(), mode: o.mode(), providers: o.host().providers.list() }), o.emit);
   session = createSession({
     id: o.id,
     configModel: () => o.config.model,

@@ -3,6 +3,7 @@
  * `providers.<name>` config entry with `type: "anthropic"` (gateways, proxies).
  */
 import { definePlugin, type PluginContext } from "../../core/index.js";
+import { ANTHROPIC_CONTEXT_WINDOWS, ANTHROPIC_MODEL_ALIASES } from "./models.js";
 import { createAnthropicProvider } from "./provider.js";
 
 export default definePlugin(() => {
@@ -14,7 +15,7 @@ export default definePlugin(() => {
       ctx = c;
     },
     registerProviders(providers) {
-      providers.add(createAnthropicProvider({ name: "anthropic", description: "Anthropic Messages API (ANTHROPIC_API_KEY)", config: configFor("anthropic"), knows: /^claude-/ }));
+      providers.add(createAnthropicProvider({ name: "anthropic", description: "Anthropic Messages API (ANTHROPIC_API_KEY)", config: configFor("anthropic"), knows: /^claude-/, models: { modelAliases: ANTHROPIC_MODEL_ALIASES, contextWindows: ANTHROPIC_CONTEXT_WINDOWS } }));
       for (const [name, entry] of Object.entries(ctx?.config.providers ?? {})) {
         if (entry.type !== "anthropic" || name === "anthropic") continue;
         const where = typeof entry.baseURL === "string" ? entry.baseURL : "no baseURL set";

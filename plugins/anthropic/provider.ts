@@ -15,6 +15,8 @@ export interface AnthropicProviderOptions {
   config(): unknown;
   /** Bare model names this provider serves (`--model gpt-4o`); none when unset. */
   knows?: RegExp;
+  /** The aliases and context windows it declares (the first-party provider: models.ts). */
+  models?: Pick<ModelProvider, "modelAliases" | "contextWindows">;
 }
 
 type Sdk = typeof import("@anthropic-ai/sdk");
@@ -46,6 +48,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
     name: options.name,
     description: options.description,
     ...(options.knows ? { knowsModel: (model: string) => options.knows!.test(model) } : {}),
+    ...options.models,
 
     async *stream(request, { signal }): AsyncGenerator<ModelStreamEvent> {
       const s = resolveSettings(options.name, options.config());

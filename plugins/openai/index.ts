@@ -5,6 +5,7 @@
  */
 import { definePlugin, type PluginContext } from "../../core/index.js";
 import { createOpenAIProvider } from "./provider.js";
+import { OPENAI_CONTEXT_WINDOWS, OPENAI_MODEL_ALIASES } from "./models.js";
 import { PRESETS } from "./settings.js";
 
 /** OpenAI's own model names (`gpt-4o`, `o3`, `chatgpt-4o-latest`, `codex-mini-latest`): `--model gpt-4o` is openai's. */
@@ -20,7 +21,8 @@ export default definePlugin(() => {
     },
     registerProviders(providers) {
       for (const [name, preset] of Object.entries(PRESETS)) {
-        providers.add(createOpenAIProvider({ name, description: preset.description, config: configFor(name), knows: name === "openai" ? OPENAI_MODELS : undefined }));
+        const own = name === "openai";
+        providers.add(createOpenAIProvider({ name, description: preset.description, config: configFor(name), knows: own ? OPENAI_MODELS : undefined, models: own ? { modelAliases: OPENAI_MODEL_ALIASES, contextWindows: OPENAI_CONTEXT_WINDOWS } : undefined }));
       }
       for (const [name, entry] of Object.entries(ctx?.config.providers ?? {})) {
         if (entry.type !== "openai" || name in PRESETS) continue;

@@ -15,6 +15,8 @@ export interface OpenAIProviderOptions {
   config(): unknown;
   /** Bare model names this provider serves (`--model gpt-4o`); none when unset. */
   knows?: RegExp;
+  /** The aliases and context windows it declares (the first-party provider: models.ts). */
+  models?: Pick<ModelProvider, "modelAliases" | "contextWindows">;
 }
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
@@ -50,6 +52,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     name: options.name,
     description: options.description,
     ...(options.knows ? { knowsModel: (model: string) => options.knows!.test(model) } : {}),
+    ...options.models,
 
     async *stream(request, { signal }): AsyncGenerator<ModelStreamEvent> {
       const s = resolveSettings(options.name, options.config());

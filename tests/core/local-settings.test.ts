@@ -7,7 +7,9 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { builtinPlugins } from "../../cli/builtins.js";
 import { loadConfig } from "../../core/config/config.js";
+import { createHost } from "../../core/index.js";
 import { ConfigError } from "../../kit/errors.js";
 import { addLocalAllowRules, localSettingsPath } from "../../core/config/local-settings.js";
 import { AuditLog } from "../../core/gate/audit.js";
@@ -50,8 +52,10 @@ describe("model aliases in config", () => {
   it("a model alias is fine; an unknown one is an error naming the file and the closest alias", async () => {
     const ok = tempProject({ ".agentrc.json": { model: "fast", modelAliases: { fast: "openai:gpt-5.1-mini" } } });
     expect((await loadConfig({ cwd: ok.dir, userConfigDir: false })).config.model).toBe("fast");
+    // Aliases are the providers' (ModelProvider.aliases): an unknown one is refused once they are registered.
     const bad = tempProject({ ".agentrc.json": { model: "sonet" } });
-    const err = await loadConfig({ cwd: bad.dir, userConfigDir: false }).catch((e: unknown) => e);
+    const providers = builtinPlugins.filter((b) => b.name === "openai" || b.name === "anthropic");
+    const err = await createHost({ cwd: bad.dir, userConfigDir: false, builtins: providers }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as Error).message).toContain(bad.path(".agentrc.json"));
     expect((err as Error).message).toContain('model: "sonet" is neither provider:model (e.g. anthropic:claude-sonnet-5-5) nor a model alias');

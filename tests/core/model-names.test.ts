@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_MODEL_ALIASES } from "../../core/session/model-aliases.js";
+import { BUILTIN_MODEL_ALIASES } from "../../cli/builtins.js";
 import { REPO } from "./loop-helpers.js";
 
 const read = (rel: string) => readFileSync(path.join(REPO, rel), "utf8");

@@ -3,11 +3,17 @@
  * project's `.agent/audit.jsonl`. Every host made here is closed by `closeHosts()`.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { createHost, type Host, type Plugin, type ToolDefinition } from "../../core/index.js";
+import { createHost as createKernelHost, type Host, type Plugin, type ToolDefinition } from "../../core/index.js";
 import { type CreateHostOptions } from "../../core/embed.js";
+import { createCommandSandbox } from "../../sandbox/index.js";
 import { tempProject, type TempProject } from "./project.js";
 
 const open: Host[] = [];
+
+/** `createHost` as the CLI composes it: with the OS sandbox (the kernel has none of its own). */
+export function createHost(options: CreateHostOptions = {}): Promise<Host> {
+  return createKernelHost({ sandbox: createCommandSandbox, ...options });
+}
 
 export interface TestHost {
   host: Host;

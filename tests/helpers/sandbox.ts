@@ -6,7 +6,8 @@
 import { spawn } from "node:child_process";
 import { expect, test } from "vitest";
 import { type CommandSandbox, type Workspace } from "../../core/index.js";
-import { createCommandSandbox, type SandboxStatus } from "../../core/embed.js";
+import { type SandboxStatus } from "../../core/embed.js";
+import { createCommandSandbox } from "../../sandbox/index.js";
 
 export async function sandboxHere(): Promise<SandboxStatus> {
   const ws = { root: "/", roots: ["/"], readRoots: [], resolve: (p: string) => p, relative: (p: string) => p } as Workspace;

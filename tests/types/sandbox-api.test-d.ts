@@ -5,7 +5,8 @@
  */
 import { describe, expectTypeOf, test } from "vitest";
 import { defineConfig, definePlugin, defineTool, z, type CommandSandbox, type SandboxedSpawn, type Workspace } from "../../core/index.js";
-import { createCommandSandbox, type SandboxSpawnSpec, type SandboxStatus } from "../../core/embed.js";
+import { type SandboxSpawnSpec, type SandboxStatus } from "../../core/embed.js";
+import { createCommandSandbox } from "../../cli/builtins.js";
 
 describe("the sandbox for plugin authors", () => {
   test("a tool wraps the process it starts and explains what the sandbox refused", () => {

@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { builtinPlugins } from "../../../cli/builtins.js";
-import { createHost } from "../../../core/index.js";
+import { createHost } from "../../helpers/host.js";
 import { systemPrompt } from "../../../core/embed.js";
 import { createWorkspace } from "../../../core/host/workspace.js";
 import { loadInstructions } from "../../../kit/index.js";

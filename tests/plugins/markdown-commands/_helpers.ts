@@ -6,7 +6,8 @@
 import path from "node:path";
 import { afterAll, afterEach, beforeEach } from "vitest";
 import { builtinPlugins } from "../../../cli/builtins.js";
-import { createHost, type AgentConfig, type AgentEvent, type Host } from "../../../core/index.js";
+import { type AgentConfig, type AgentEvent, type Host } from "../../../core/index.js";
+import { createHost } from "../../helpers/host.js";
 import { type CreateHostOptions } from "../../../core/embed.js";
 import { readAudit } from "../../helpers/host.js";
 import { cleanupTemp, tempDir, tempProject, writeFile, type TempProject } from "../../helpers/project.js";

@@ -4,7 +4,8 @@
  * fake OpenAI server, so what reaches the model is read off the wire.
  */
 import path from "node:path";
-import { createHost, type AgentConfig, type AgentEvent, type Host } from "../../../core/index.js";
+import { type AgentConfig, type AgentEvent, type Host } from "../../../core/index.js";
+import { createHost } from "../../helpers/host.js";
 import { type CreateHostOptions } from "../../../core/embed.js";
 import { builtinPlugins } from "../../../cli/builtins.js";
 import { startFake, type FakeServer, type Turn } from "../../core/loop-helpers.js";

@@ -8,7 +8,8 @@ import { chmodSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync,
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createHost, type Host } from "../../../core/index.js";
+import { type Host } from "../../../core/index.js";
+import { createHost } from "../../helpers/host.js";
 import { replaceIo } from "../../../plugins/tools/_atomic-replace.js";
 import toolsPlugin from "../../../plugins/tools/index.js";
 

@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHost, type Host } from "../../../core/index.js";
+import { type Host } from "../../../core/index.js";
+import { createHost } from "../../helpers/host.js";
 import toolsPlugin from "../../../plugins/tools/index.js";
 
 let root: string;

@@ -16,7 +16,8 @@ import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHost, type Host } from "../../../core/index.js";
+import { type Host } from "../../../core/index.js";
+import { createHost } from "../../helpers/host.js";
 import toolsPlugin from "../../../plugins/tools/index.js";
 import { attachFiles } from "../../../cli/session-input.js";
 import { createStyle } from "../../../cli/render/_style.js";

@@ -21,7 +21,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHost, type Host, type ToolResult } from "../../../core/index.js";
+import { type Host, type ToolResult } from "../../../core/index.js";
+import { createHost } from "../../helpers/host.js";
 import toolsPlugin from "../../../plugins/tools/index.js";
 
 const ROUNDS = 300;

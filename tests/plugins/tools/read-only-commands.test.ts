@@ -8,7 +8,8 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
-import { createHost, type Host, type PermissionMode } from "../../../core/index.js";
+import { type Host, type PermissionMode } from "../../../core/index.js";
+import { createHost } from "../../helpers/host.js";
 import { shellSubjects } from "../../../kit/index.js";
 import toolsPlugin from "../../../plugins/tools/index.js";
 import { isReadOnlyLine } from "../../../plugins/tools/_read-only.js";

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createHost, type Host } from "../../../core/index.js";
+import { type Host } from "../../../core/index.js";
+import { createHost } from "../../helpers/host.js";
 import { HEAD_TAIL_BYTES, HeadTailCapture } from "../../../plugins/tools/_head-tail.js";
 import toolsPlugin from "../../../plugins/tools/index.js";
 

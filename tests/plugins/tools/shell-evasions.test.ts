@@ -6,7 +6,8 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHost, type Host } from "../../../core/index.js";
+import { type Host } from "../../../core/index.js";
+import { createHost } from "../../helpers/host.js";
 import toolsPlugin from "../../../plugins/tools/index.js";
 import { EVASIONS } from "../../fixtures/shell-evasions.js";
 import { cleanupTemp, tempProject, type TempProject } from "../../helpers/project.js";

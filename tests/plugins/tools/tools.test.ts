@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHost, type Host } from "../../../core/index.js";
+import { type Host } from "../../../core/index.js";
+import { createHost } from "../../helpers/host.js";
 import toolsPlugin from "../../../plugins/tools/index.js";
 
 let root: string;

@@ -6,8 +6,7 @@
  */
 import { homedir } from "node:os";
 import path from "node:path";
-import { claudeUserDir } from "../config/claude-settings.js";
-import { defaultUserConfigDir } from "../../kit/fs/user-config-dir.js";
+import { claudeUserDir, defaultUserConfigDir } from "../kit/fs/user-config-dir.js";
 
 const HOME_ENTRIES = [
   ".ssh",

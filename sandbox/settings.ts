@@ -4,7 +4,7 @@
  */
 import { homedir } from "node:os";
 import path from "node:path";
-import type { AgentConfig } from "../config/config-schema.js";
+import type { AgentConfig } from "../core/index.js";
 
 export type SandboxNetwork = "none" | "all" | readonly string[];
 

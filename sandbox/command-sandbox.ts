@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { AgentConfig } from "../config/config-schema.js";
-import { AgentError } from "../../kit/errors.js";
-import type { CommandSandbox, SandboxedSpawn, SandboxSpawnSpec, SandboxStatus, Workspace } from "../types.js";
+import type { AgentConfig, CommandSandbox, SandboxedSpawn, Workspace } from "../core/index.js";
+import { AgentError } from "../kit/errors.js";
+import type { SandboxSpawnSpec, SandboxStatus } from "../core/embed.js";
 import { bridged, PROXY_PORT, proxyEnv } from "./bridge.js";
 import { bwrapArgs, PROXY_DIR_INSIDE } from "./bwrap-args.js";
 import { detectSandbox, type Detection } from "./detect.js";

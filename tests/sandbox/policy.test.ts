@@ -5,12 +5,12 @@
  */
 import { homedir } from "node:os";
 import { describe, expect, test } from "vitest";
-import { bwrapArgs } from "../../../core/sandbox/bwrap-args.js";
-import { unixSocketFilter, withFilter } from "../../../core/sandbox/seccomp.js";
-import { explainRefusal } from "../../../core/sandbox/explain.js";
-import type { SandboxMounts } from "../../../core/sandbox/mounts.js";
-import { sbString, seatbeltProfile } from "../../../core/sandbox/seatbelt.js";
-import { sandboxSettings } from "../../../core/sandbox/settings.js";
+import { bwrapArgs } from "../../sandbox/bwrap-args.js";
+import { unixSocketFilter, withFilter } from "../../sandbox/seccomp.js";
+import { explainRefusal } from "../../sandbox/explain.js";
+import type { SandboxMounts } from "../../sandbox/mounts.js";
+import { sbString, seatbeltProfile } from "../../sandbox/seatbelt.js";
+import { sandboxSettings } from "../../sandbox/settings.js";
 
 const mounts: SandboxMounts = {
   writable: ["/tmp/ws", "/data/cache"],

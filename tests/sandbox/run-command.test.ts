@@ -5,10 +5,11 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, test } from "vitest";
-import { createHost, type Host } from "../../../core/index.js";
-import toolsPlugin from "../../../plugins/tools/index.js";
-import { noSandboxTest, sandboxHere } from "../../helpers/sandbox.js";
-import { cleanupTemp, tempProject } from "../../helpers/project.js";
+import { type Host } from "../../core/index.js";
+import { createHost } from "../helpers/host.js";
+import toolsPlugin from "../../plugins/tools/index.js";
+import { noSandboxTest, sandboxHere } from "../helpers/sandbox.js";
+import { cleanupTemp, tempProject } from "../helpers/project.js";
 
 const here = await sandboxHere();
 const hosts: Host[] = [];

@@ -5,8 +5,8 @@
  */
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { isInside as inside } from "../../kit/fs/path-inside.js";
-import { isAgentConfigName } from "../gate/protected-paths.js";
+import { isInside as inside } from "../kit/fs/path-inside.js";
+import { isAgentConfigName } from "../kit/fs/user-config-dir.js";
 import { credentialPaths } from "./credentials.js";
 import type { SandboxSettings } from "./settings.js";
 

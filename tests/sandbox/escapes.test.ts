@@ -31,10 +31,10 @@ import { createServer as createNetServer } from "node:net";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type CommandSandbox, type Workspace } from "../../../core/index.js";
-import { createCommandSandbox } from "../../../core/embed.js";
-import { noSandboxTest, runWrapped, sandboxHere } from "../../helpers/sandbox.js";
-import { cleanupTemp, tempProject } from "../../helpers/project.js";
+import { type CommandSandbox, type Workspace } from "../../core/index.js";
+import { createCommandSandbox } from "../../sandbox/index.js";
+import { noSandboxTest, runWrapped, sandboxHere } from "../helpers/sandbox.js";
+import { cleanupTemp, tempProject } from "../helpers/project.js";
 
 const here = await sandboxHere();
 const PY = ["/usr/bin/python3", "/bin/python3"].find((p) => existsSync(p));

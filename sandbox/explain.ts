@@ -4,7 +4,7 @@
  * that would allow it, so the model asks the user instead of trying another way round.
  */
 import path from "node:path";
-import { isInside as within } from "../../kit/fs/path-inside.js";
+import { isInside as within } from "../kit/fs/path-inside.js";
 import type { SandboxMounts } from "./mounts.js";
 import type { SandboxNetwork } from "./settings.js";
 

@@ -7,11 +7,11 @@ import { createServer as createNetServer, type Server as NetServer } from "node:
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type CommandSandbox, type Workspace } from "../../../core/index.js";
-import { createCommandSandbox } from "../../../core/embed.js";
-import { hostAllowed } from "../../../core/sandbox/proxy.js";
-import { noSandboxTest, runWrapped, sandboxHere } from "../../helpers/sandbox.js";
-import { cleanupTemp, tempProject } from "../../helpers/project.js";
+import { type CommandSandbox, type Workspace } from "../../core/index.js";
+import { createCommandSandbox } from "../../sandbox/index.js";
+import { hostAllowed } from "../../sandbox/proxy.js";
+import { noSandboxTest, runWrapped, sandboxHere } from "../helpers/sandbox.js";
+import { cleanupTemp, tempProject } from "../helpers/project.js";
 
 const here = await sandboxHere();
 

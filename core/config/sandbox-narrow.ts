@@ -4,7 +4,7 @@
  * allows); every part that widens (`enabled: false`, `allowWrite`, more network, `required: false` or
  * `hooks: false` over the user's true) is one trust item, kept only when the trust admits it.
  */
-import type { AgentConfig } from "../config/config-schema.js";
+import type { AgentConfig } from "./config-schema.js";
 
 type Sandbox = NonNullable<AgentConfig["sandbox"]>;
 type Admit = (kind: string, name: string, value: unknown, detail?: string) => boolean;
