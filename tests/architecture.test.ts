@@ -87,7 +87,7 @@ const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
  * compaction left (plugins/sessions/, plugins/compaction/), the OS sandbox left for sandbox/, the model tables for
  * the providers; Claude Code settings (core/config/) are still to become a plugin. Lower this number when code leaves.
  */
-const KERNEL_LINE_BUDGET = 10_576;
+const KERNEL_LINE_BUDGET = 10_639;
 const FOLDER_FILE_BUDGET = 15;
 const CONTRACT_NAME_BUDGET = 120;
 
