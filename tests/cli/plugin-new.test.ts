@@ -133,11 +133,14 @@ describe("the guide's walkthrough: a scaffold, built and tested as generated, th
     mkdirSync(project.cwd);
     writeFileSync(path.join(project.cwd, "package.json"), JSON.stringify({ name: "my-project", private: true }));
     // npm links the folder, so no registry is needed.
-    const added = await runCli(["plugin", "add", "../agent-plugin-hello"], { ...project, env: { npm_config_offline: "true" }, timeoutMs: 60_000 });
+    // As the walkthrough's user: a folder not trusted yet (no AGENT_TRUST), which plugin add trusts for the plugin.
+    const untrusted = { npm_config_offline: "true", AGENT_TRUST: undefined };
+    const added = await runCli(["plugin", "add", "../agent-plugin-hello"], { ...project, env: untrusted, timeoutMs: 60_000 });
     expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain("so the folder is trusted for it");
     expect(existsSync(path.join(project.cwd, "node_modules/agent-plugin-hello/dist/index.js"))).toBe(true);
     expect(readJson(path.join(project.cwd, ".agentrc.json"))).toEqual({ plugins: ["agent-plugin-hello"] });
-    const listed = await agent(project, ["tools"]);
+    const listed = await runCli(["tools"], { ...project, env: untrusted, timeoutMs: 60_000 });
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(/^hello_greet\s+read\s+hello\s+Greet someone by name\./m);
 
