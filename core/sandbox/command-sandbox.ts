@@ -39,10 +39,8 @@ export function createCommandSandbox(config: AgentConfig["sandbox"], workspace: 
   const status = async () => statusOf(settings.enabled ? await detectSandbox() : { kind: "none", reason: "" }, settings);
 
   async function proxyFor(listen: { path: string } | { port: 0 }): Promise<HostProxy | undefined> {
-    if (!Array.isArray(settings.network)) return undefined;
-    // node:http and node:net load only for a sandbox that filters hosts, not at every start-up.
-    const { startProxy } = await import("./proxy.js");
-    return startProxy(settings.network as string[], listen);
+    // node:http and node:net load only for a sandbox that filters hosts (not at every start-up).
+    return Array.isArray(settings.network) ? (await import("./proxy.js")).startProxy(settings.network as string[], listen) : undefined;
   }
 
   async function wrapBwrap(file: string, seccomp: boolean, spec: SandboxSpawnSpec, mounts: SandboxMounts): Promise<SandboxedSpawn> {
