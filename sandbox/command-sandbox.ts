@@ -15,7 +15,7 @@ import { bwrapArgs, PROXY_DIR_INSIDE } from "./bwrap-args.js";
 import { detectSandbox, type Detection } from "./detect.js";
 import { explainRefusal } from "./explain.js";
 import { sandboxMounts, type SandboxMounts } from "./mounts.js";
-import { startProxy, type HostProxy } from "./proxy.js";
+import type { HostProxy } from "./proxy.js";
 import { seatbeltProfile } from "./seatbelt.js";
 import { unixSocketFilterFile, withFilter } from "./seccomp.js";
 import { describeNetwork, sandboxSettings, type SandboxSettings } from "./settings.js";
@@ -39,7 +39,8 @@ export function createCommandSandbox(config: AgentConfig["sandbox"], workspace: 
   const status = async () => statusOf(settings.enabled ? await detectSandbox() : { kind: "none", reason: "" }, settings);
 
   async function proxyFor(listen: { path: string } | { port: 0 }): Promise<HostProxy | undefined> {
-    return Array.isArray(settings.network) ? startProxy(settings.network as string[], listen) : undefined;
+    // node:http and node:net load only for a sandbox that filters hosts (not at every start-up).
+    return Array.isArray(settings.network) ? (await import("./proxy.js")).startProxy(settings.network as string[], listen) : undefined;
   }
 
   async function wrapBwrap(file: string, seccomp: boolean, spec: SandboxSpawnSpec, mounts: SandboxMounts): Promise<SandboxedSpawn> {

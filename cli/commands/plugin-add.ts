@@ -12,6 +12,7 @@ import { findPluginPackage, pluginPackageNames, withFileLockAsync } from "../../
 import { createConfig, editPlugins, entryName, type EditResult } from "../config-edit.js";
 import { defineAppCommand } from "./_define.js";
 import { canPrompt } from "../context.js";
+import { trustAddedPlugin } from "../trust-question.js";
 
 /** A yes/no question on the terminal (the prompt module loads only when asked). */
 async function confirmOnTerminal(question: string): Promise<boolean> {
@@ -176,6 +177,8 @@ const add = defineAppCommand({
     const result = configFile ? await editPlugins(configFile, addTo, line) : createConfig(projectRoot, addTo);
     if (result === "nochange") ctx.print(`${pkg} is already in the plugins of ${configFile ?? path.join(projectRoot, ".agentrc.json")}.`);
     else report(ctx, result, `Added "${pkg}" to the plugins in`);
+    const trust = await trustAddedPlugin(projectRoot, pkg);
+    if (trust) ctx.print(trust);
     ctx.print("Check it with: agent plugins");
     return 0;
   },

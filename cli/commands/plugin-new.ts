@@ -112,43 +112,59 @@ function fillPackageJson(pkg: PackageJson, hostSpec: string, lock: Lockfile | un
 }
 
 /**
- * The scaffold's lock: the dev tools' closure in agent-host's lock. agent-host itself stays out: npm
- * adds a `file:` link without the registry, and a registry spec is resolved by npm as usual.
+ * The scaffold's lock: the dev tools' closure in agent-host's lock. With `link` (the folder the scaffold
+ * is written to), it also links `node_modules/agent-host` to this agent-host, as npm writes a `file:`
+ * dependency: package.json keeps a registry range for agent-host (what the published manifest carries),
+ * and the lock, which npm never packs, points npm at this copy, so `npm install` needs no agent-host on
+ * the registry and no author's path goes out with the package.
  */
-function scaffoldLock(pkg: PackageJson, lock: Lockfile): Lockfile | undefined {
+function scaffoldLock(pkg: PackageJson, lock: Lockfile, own: PackageJson, root: string, link: string | undefined): Lockfile | undefined {
   const { "agent-host": _host, ...tools } = pkg.devDependencies ?? {};
   const out = closureLock(lock, { name: pkg.name!, version: pkg.version!, devDependencies: tools });
   if (!out) return undefined;
   // The root entry as npm writes it: the same dependencies as package.json, so npm sees nothing stale.
-  const { name, version, engines, devDependencies, peerDependencies } = pkg;
-  out.packages[""] = { name, version, devDependencies, peerDependencies, engines };
+  const { name, version, engines, devDependencies, peerDependencies, peerDependenciesMeta } = pkg;
+  out.packages[""] = { name, version, devDependencies, peerDependencies, peerDependenciesMeta, engines } as Lockfile["packages"][string];
+  if (link !== undefined) {
+    const target = path.relative(link, root).split(path.sep).join("/");
+    out.packages["node_modules/agent-host"] = { resolved: target, link: true } as Lockfile["packages"][string];
+    const { license, dependencies, bin } = own;
+    out.packages[target] = { version: own.version, dev: true, license, dependencies, bin, engines: own.engines } as Lockfile["packages"][string];
+  }
   return out;
 }
 
 /** The files to write, path relative to the package → content. Nothing is written here. */
-function render(names: Names, hostSpec: string, root: string): { files: Map<string, string>; lockNote: string } {
+function render(names: Names, hostSpec: string | undefined, root: string, dir: string): { files: Map<string, string>; lockNote: string; hostNote: string } {
   const templates = path.join(root, "templates", "plugin");
   if (!existsSync(templates)) throw new Error(`the plugin template is missing (${templates}); reinstall agent-host`);
   const values = { NAME: names.name, BARE: names.bare, PACKAGE: names.pkg, TOOL: names.tool, COMMAND: names.bare };
   const own = readJson<PackageJson>(path.join(root, "package.json")) ?? {};
   const source = sourceLock(root);
+  const range = hostRange(hostVersion());
+  // No --host: a registry range in package.json, linked to this agent-host by the lock (without a lock, a file: link).
+  const link = hostSpec === undefined && source ? dir : undefined;
+  const spec = hostSpec ?? (link ? range : `file:${root}`);
   const files = new Map<string, string>();
   for (const rel of listFiles(templates).sort()) {
     const target = substitute(RENAMED[rel] ?? rel, values);
     let text = substitute(readFileSync(path.join(templates, rel), "utf8"), values);
-    if (rel === "package.json") text = `${JSON.stringify(fillPackageJson(JSON.parse(text) as PackageJson, hostSpec, source?.lock, own), null, 2)}\n`;
+    if (rel === "package.json") text = `${JSON.stringify(fillPackageJson(JSON.parse(text) as PackageJson, spec, source?.lock, own), null, 2)}\n`;
     const left = /__[A-Z]+(?:_[A-Z]+)*__/.exec(text);
     if (left) throw new Error(`template ${rel} has an unknown placeholder ${left[0]}`);
     files.set(target, text);
   }
   const pkg = JSON.parse(files.get("package.json")!) as PackageJson;
-  const lock = source && scaffoldLock(pkg, source.lock);
+  const lock = source && scaffoldLock(pkg, source.lock, own, root, link);
   if (lock) files.set("package-lock.json", `${JSON.stringify(lock, null, 2)}\n`);
-  const count = lock ? Object.keys(lock.packages).length - 1 : 0;
+  const count = lock ? Object.entries(lock.packages).filter(([key, e]) => key.startsWith("node_modules/") && !e.link).length : 0;
   const lockNote = lock
     ? `package-lock.json pins ${count} packages at the versions agent-host uses (from ${source.file}), so npm install needs no registry for them.`
     : `No package-lock.json: ${source ? `${source.file} lacks some of the dev tools` : "agent-host has no lock to copy"}; npm install will resolve them from the registry.`;
-  return { files, lockNote };
+  const hostNote = link && lock
+    ? `agent-host (dev dependency): ${spec}, which package-lock.json links to ${root} (npm never publishes the lock, so the package carries only the range).`
+    : `agent-host (dev dependency): ${spec}${spec.startsWith("file:") ? " (a link to this agent-host, kept in package.json: change it before publishing)" : " (npm fetches it from the registry)"}`;
+  return { files, lockNote, hostNote };
 }
 
 /** A path as a shell word. */
@@ -168,7 +184,7 @@ export default defineAppCommand({
   usage: "<name> [--dir <folder>] [--host <npm spec>]",
   options: {
     dir: { type: "string", valueName: "<folder>", description: "where to create it (default ./agent-plugin-<name>); must be empty or absent" },
-    host: { type: "string", valueName: "<spec>", description: "the agent-host dev dependency (default file:<this agent-host>), e.g. ^0.1.0" },
+    host: { type: "string", valueName: "<spec>", description: "the agent-host dev dependency (default: the running host's range, linked to this agent-host by package-lock.json), e.g. a tarball" },
   },
   details: [
     "The package has a tool, a slash command, a skill and a beforeToolCall policy, with tests that run",
@@ -187,8 +203,7 @@ export default defineAppCommand({
     }
     if (ctx.values.host === "") ctx.usageError("--host needs an npm spec for agent-host, e.g. --host ^0.1.0");
     const root = hostRoot();
-    const hostSpec = ctx.values.host ?? `file:${root}`;
-    const { files, lockNote } = render(names, hostSpec, root);
+    const { files, lockNote, hostNote } = render(names, ctx.values.host, root, dir);
     for (const [rel, text] of files) {
       const file = path.join(dir, rel);
       mkdirSync(path.dirname(file), { recursive: true });
@@ -201,7 +216,7 @@ export default defineAppCommand({
       [
         "",
         lockNote,
-        `agent-host (dev dependency): ${hostSpec}${hostSpec.startsWith("file:") ? " (a link to this agent-host)" : " (npm fetches it from the registry)"}`,
+        hostNote,
         "",
         "Next steps:",
         `  cd ${where} && npm install && npm run build && npm test`,

@@ -82,3 +82,37 @@ test("a local plugin folder is installed with npm and enabled, then removed and 
   expect(JSON.parse(read(p, ".agentrc.json"))).toEqual({ plugins: [] });
   expect(existsSync(p.path("node_modules/agent-plugin-local"))).toBe(false);
 });
+
+describe("folder trust, as a user who has not trusted the folder meets it", () => {
+  const UNTRUSTED = { ...OFFLINE, AGENT_TRUST: undefined };
+  const localPlugin = {
+    "plugins-src/agent-plugin-local/package.json": { name: "agent-plugin-local", version: "1.0.0", type: "module", exports: "./index.mjs" },
+    "plugins-src/agent-plugin-local/index.mjs": 'export default { name: "local", tools: [{ name: "local_tool", description: "d", risk: "read", inputSchema: { type: "object" }, run: () => "from local" }] };\n',
+  };
+  const run = (p: ReturnType<typeof tempProject>, args: string[]) => runCli(args, { cwd: p.dir, configHome: p.configHome, env: UNTRUSTED, timeoutMs: 60_000 });
+
+  test("the plugin just added is all the folder runs: the folder is trusted for it, and its tool runs", async () => {
+    const p = tempProject(localPlugin);
+    const added = await run(p, ["plugin", "add", "./plugins-src/agent-plugin-local"]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain("agent-plugin-local is all this folder runs that was not trusted, so the folder is trusted for it");
+    const called = await run(p, ["call", "local_tool"]);
+    expect(called).toMatchObject({ code: 0, stdout: "from local\n", stderr: "" });
+  });
+
+  test("a folder that ships another plugin is not trusted by plugin add: it says what agent trust would admit", async () => {
+    const p = tempProject({
+      ...localPlugin,
+      ".agentrc.json": { plugins: ["./shipped.mjs"] },
+      "shipped.mjs": 'export default { name: "shipped", tools: [] };\n',
+    });
+    const added = await run(p, ["plugin", "add", "./plugins-src/agent-plugin-local"]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain("is not trusted, so agent-plugin-local loads once you trust it: agent trust");
+    expect(added.stdout).toMatch(/That also admits what the folder ships:\n.*shipped\.mjs/);
+    expect(existsSync(`${p.configHome}/trusted-folders.json`)).toBe(false);
+    const called = await run(p, ["call", "local_tool"]);
+    expect(called.code).not.toBe(0);
+    expect(called.stderr).toContain("this folder is not trusted");
+  });
+});

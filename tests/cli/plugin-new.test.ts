@@ -5,7 +5,7 @@
  * the CLI. Nothing is mocked. The tests of the first describe run in order and share the scaffold.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { cleanEnv, runCli, type CliResult } from "../helpers/cli.js";
@@ -90,8 +90,11 @@ describe("the guide's walkthrough: a scaffold, built and tested as generated, th
       exports: { ".": { types: "./dist/index.d.ts", import: "./dist/index.js" } },
       scripts: { build: "tsup", test: "vitest run", typecheck: "tsc --noEmit" },
       peerDependencies: { "agent-host": `^${major}.${minor}.0` },
+      // The host provides agent-host to its plugins: npm need not install the peer from a registry.
+      peerDependenciesMeta: { "agent-host": { optional: true } },
       devDependencies: {
-        "agent-host": `file:${REPO_ROOT}`,
+        // What the published manifest carries: a range, never the author's path.
+        "agent-host": `^${major}.${minor}.0`,
         tsup: lockedVersion("tsup"),
         typescript: lockedVersion("typescript"),
         vitest: lockedVersion("vitest"),
@@ -103,14 +106,20 @@ describe("the guide's walkthrough: a scaffold, built and tested as generated, th
     for (const f of ["README.md", "tsconfig.json", "tsup.config.ts", "src/index.ts", "test/plugin.test.ts"]) expect(existsSync(path.join(dir, f)), f).toBe(true);
     expect(readFileSync(path.join(dir, "src/index.ts"), "utf8")).not.toMatch(/__[A-Z]+__/);
 
-    // The lock: agent-host's versions, without agent-host itself (npm links `file:` on its own).
+    expect(readFileSync(path.join(dir, "package.json"), "utf8")).not.toContain("file:");
+    // The lock: agent-host's versions, and agent-host linked to this copy as npm writes a `file:` link.
     const lock = readJson(path.join(dir, "package-lock.json"));
     expect(lock.packages["node_modules/tsup"].version).toBe(lockedVersion("tsup"));
-    expect(lock.packages["node_modules/agent-host"]).toBeUndefined();
+    const target = path.relative(dir, REPO_ROOT);
+    expect(lock.packages["node_modules/agent-host"]).toEqual({ resolved: target, link: true });
+    expect(lock.packages[target]).toMatchObject({ version: VERSION });
+    expect(r.stdout).toContain(`agent-host (dev dependency): ^${major}.${minor}.0, which package-lock.json links to ${REPO_ROOT}`);
   });
 
   test("2, 3. npm install, npm run build and npm test succeed in it", async () => {
     await npmOk(["install"], dir);
+    // The range in package.json, the link from the lock: this agent-host, not one from a registry.
+    expect(realpathSync(path.join(dir, "node_modules/agent-host"))).toBe(realpathSync(REPO_ROOT));
     await npmOk(["run", "build"], dir);
     expect(existsSync(path.join(dir, "dist/index.js"))).toBe(true);
     expect(existsSync(path.join(dir, "dist/index.d.ts"))).toBe(true);
@@ -124,11 +133,14 @@ describe("the guide's walkthrough: a scaffold, built and tested as generated, th
     mkdirSync(project.cwd);
     writeFileSync(path.join(project.cwd, "package.json"), JSON.stringify({ name: "my-project", private: true }));
     // npm links the folder, so no registry is needed.
-    const added = await runCli(["plugin", "add", "../agent-plugin-hello"], { ...project, env: { npm_config_offline: "true" }, timeoutMs: 60_000 });
+    // As the walkthrough's user: a folder not trusted yet (no AGENT_TRUST), which plugin add trusts for the plugin.
+    const untrusted = { npm_config_offline: "true", AGENT_TRUST: undefined };
+    const added = await runCli(["plugin", "add", "../agent-plugin-hello"], { ...project, env: untrusted, timeoutMs: 60_000 });
     expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain("so the folder is trusted for it");
     expect(existsSync(path.join(project.cwd, "node_modules/agent-plugin-hello/dist/index.js"))).toBe(true);
     expect(readJson(path.join(project.cwd, ".agentrc.json"))).toEqual({ plugins: ["agent-plugin-hello"] });
-    const listed = await agent(project, ["tools"]);
+    const listed = await runCli(["tools"], { ...project, env: untrusted, timeoutMs: 60_000 });
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(/^hello_greet\s+read\s+hello\s+Greet someone by name\./m);
 
@@ -158,6 +170,8 @@ describe("names, folders and refusals", () => {
     expect(r.code).toBe(0);
     const dir = path.join(w.cwd, "agent-plugin-hello-world");
     expect(readJson(path.join(dir, "package.json"))).toMatchObject({ name: "@acme/agent-plugin-hello-world", devDependencies: { "agent-host": "^0.1.0" } });
+    // --host is npm's to resolve: the lock links nothing.
+    expect(readJson(path.join(dir, "package-lock.json")).packages["node_modules/agent-host"]).toBeUndefined();
     const src = readFileSync(path.join(dir, "src/index.ts"), "utf8");
     expect(src).toContain('name: "@acme/hello-world"');
     expect(src).toContain('name: "hello_world_greet"');
