@@ -92,7 +92,12 @@ export class SkillsRuntime {
       run: async ({ name }) => {
         const skill = this.enabled(name);
         if (!skill || !this.catalog?.lines.some((l) => l.name === name)) return { output: `Skill "${name}" is not available now.`, isError: true };
-        const block = await this.loader.load(skill, "model");
+        let block: string | undefined;
+        try {
+          block = await this.loader.load(skill, "model");
+        } catch (err) {
+          return { output: (err as Error).message, isError: true };
+        }
         if (block === undefined) return `Skill "${name}" is ${ALREADY_LOADED}: its instructions are above. Follow them; there is no need to load it again.`;
         return `Skill "${name}" loaded. Follow its instructions for the task.\n\n${block}`;
       },
@@ -110,12 +115,13 @@ export class SkillsRuntime {
         const current = this.enabled(name);
         if (!current) return `Skill "${name}" is not available now.`;
         const task = args.trim();
+        // A skill that cannot be loaded (an MCP server's that fails its checks) throws: the command fails with its message.
         const block = await this.loader.load(current, "user", { args: task });
         if (block === undefined) {
           if (!task) return `Skill "${name}" is ${ALREADY_LOADED}.`;
           return { prompt: `Use the skill "${name}" (${ALREADY_LOADED}) for this:\n\n${task}` };
         }
-        const tail = task && !current.content.includes("$ARGUMENTS") ? `\n\nARGUMENTS: ${task}` : "";
+        const tail = task && !(await this.loader.bodyOf(current)).includes("$ARGUMENTS") ? `\n\nARGUMENTS: ${task}` : "";
         return { prompt: `The user ran /${name}${task ? ` ${task}` : ""}. Follow the skill "${name}" below.\n\n${block}${tail}` };
       },
     });
@@ -136,12 +142,21 @@ export class SkillsRuntime {
     const waitMs = Math.floor((this.ctx.config.pluginTimeouts?.callMs ?? 30_000) / 2);
     for (const skill of catalog.always) {
       // The first request of a conversation loads it (event, audit, grant); every request carries it.
-      const block = (await this.loader.load(skill, "always", { waitMs })) ?? (await this.loader.withNote(skill, this.loader.render(skill), 0));
+      // One that cannot be loaded (an MCP server's) is said in its place; the next request tries again.
+      const block = await this.loader
+        .load(skill, "always", { waitMs })
+        .then(async (b) => b ?? (await this.loader.withNote(skill, this.loader.render(skill, await this.loader.bodyOf(skill)), 0)))
+        .catch((err: unknown) => `(${(err as Error).message})`);
       parts.push(`# Skill "${skill.name}" (always loaded)\n\n${block}`);
     }
     for (const name of this.loader.reattachedNames()) {
       const skill = this.enabled(name);
-      if (skill && !catalog.always.some((a) => a.name === name)) parts.push(`# Skill "${name}" (loaded earlier in this conversation; re-attached after it was compacted)\n\n${this.loader.render(skill)}`);
+      if (!skill || catalog.always.some((a) => a.name === name)) continue;
+      const body = await this.loader.bodyOf(skill).then(
+        (b) => this.loader.render(skill, b),
+        (err: unknown) => `(It could not be loaded again: ${(err as Error).message})`,
+      );
+      parts.push(`# Skill "${name}" (loaded earlier in this conversation; re-attached after it was compacted)\n\n${body}`);
     }
     if (catalog.text && request.tools.some((t) => t.name === SKILL_TOOL) && this.ownsTool) parts.push(catalog.text);
     if (parts.length) request.system = `${request.system}\n\n${parts.join("\n\n")}`;
