@@ -83,15 +83,20 @@ export class SkillsRuntime {
       risk: "read",
       // Claude Code's name for this tool: `Skill(name)` rules in its settings name a skill here too.
       aliases: ["Skill"],
-      input: z.object({ name: z.enum(names).describe("The skill's name, as listed") }),
+      // The model sees the catalog's names as an enum; any name is taken, so a skill registered since the
+      // catalog was built (an MCP server's, connected later) is found on the call (see `resolve`).
+      input: z.object({ name: z.string().meta({ enum: names, description: "The skill's name, as listed" }) }),
       permissionSubject: ({ name }) => name,
       // The user may be asked about the skill's allowed-tools while it loads.
       timeoutMs: 600_000,
       // Read by `agent doctor` (free-form data, never sent to the model).
       meta: { catalog: summary },
       run: async ({ name }) => {
-        const skill = this.enabled(name);
-        if (!skill || !this.catalog?.lines.some((l) => l.name === name)) return { output: `Skill "${name}" is not available now.`, isError: true };
+        const skill = await this.resolve(name);
+        if (!skill) {
+          const near = closestNames(name, this.catalog?.lines.map((l) => l.name) ?? []);
+          return { output: `Skill "${name}" is not available now.${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`, isError: true };
+        }
         let block: string | undefined;
         try {
           block = await this.loader.load(skill, "model");
@@ -102,6 +107,19 @@ export class SkillsRuntime {
         return `Skill "${name}" loaded. Follow its instructions for the task.\n\n${block}`;
       },
     });
+  }
+
+  /**
+   * The enabled skill of that name in the catalog. A name the catalog does not have yet may be a skill
+   * of a tool source not loaded so far (an MCP server, `agent call skill`): the sources load, the catalog
+   * is built again, and the name is looked up once more.
+   */
+  private async resolve(name: string): Promise<RegisteredSkill | undefined> {
+    const listed = () => (this.catalog?.lines.some((l) => l.name === name) ? this.enabled(name) : undefined);
+    if (listed()) return listed();
+    if (!this.ctx.host.skills.get(name)) await this.ctx.host.tools.load();
+    this.sync();
+    return listed();
   }
 
   private command(skill: RegisteredSkill) {
