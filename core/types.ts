@@ -479,12 +479,7 @@ export interface SkillDefinition {
   name: string;
   /** When to use it; at most 1024 characters. */
   description: string;
-  /**
-   * The Markdown body, or a function that loads it when the skill is used (the model loads it, the user
-   * runs its command), for a source that must not read every skill up front (an MCP server). The
-   * function is called on every use (cache in it if wanted); a rejection is that use's error, and its
-   * message is shown as it is, so it names what failed.
-   */
+  /** The Markdown body, or a function that loads it on each use (an MCP server's; its rejection is that use's error). */
   content: string | (() => Promise<string>);
   /** Where it came from (a file path, for skills loaded from disk). */
   path?: string;
@@ -496,10 +491,7 @@ export interface SkillDefinition {
 export interface RegisteredSkill {
   readonly name: string;
   readonly description: string;
-  /** The Markdown body when the definition gave it as text; undefined for a skill loaded on use (see `load`). */
-  readonly content?: string;
-  /** The Markdown body: `content`, or what the definition's function loads (rejects with its error). */
-  load(): Promise<string>;
+  readonly content: string | (() => Promise<string>);
   readonly path?: string;
   readonly source: string;
   readonly plugin: string;

@@ -220,20 +220,10 @@ export function commandEntry(d: CommandDefinition, plugin: string): CommandEntry
 
 export function skillEntry(d: SkillDefinition, plugin: string): SkillEntry {
   const source = d.source ?? plugin;
-  const content = d.content;
-  const load =
-    typeof content === "string"
-      ? () => Promise.resolve(content)
-      : async () => {
-          const body: unknown = await content();
-          if (typeof body !== "string") throw new Error(`skill ${d.name}: its content function gave ${body === null ? "null" : typeof body}, not the Markdown body`);
-          return body;
-        };
   const view: RegisteredSkill = Object.freeze({
     name: d.name,
     description: d.description,
-    ...(typeof content === "string" ? { content } : {}),
-    load,
+    content: d.content,
     ...(d.path !== undefined ? { path: d.path } : {}),
     source,
     plugin,

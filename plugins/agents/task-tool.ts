@@ -9,6 +9,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { type DetachedRunResult, type PluginContext, type RegisteredAgent, type ToolCallContext, type ToolDefinition } from "../../core/index.js";
 import { DEFAULT_MAX_TURNS, resolveModel, systemPrompt } from "../../core/embed.js";
+import { skillBody } from "../../kit/index.js";
 import { agentTools, TASK_TOOL } from "./agent-tools.js";
 import { openSidechain } from "./sidechain.js";
 
@@ -153,7 +154,7 @@ async function agentSystemPrompt(ctx: PluginContext, agent: RegisteredAgent): Pr
       const skill = ctx.host.skills.get(name);
       if (!skill) return `# Skill: ${name}\n\n(not found: no skill of this name is registered)`;
       // A skill loaded on use (an MCP server's) may fail to load: the agent is told, not stopped.
-      const body = await skill.load().catch((err: unknown) => `(not loaded: ${(err as Error)?.message ?? String(err)})`);
+      const body = await skillBody(skill).catch((err: unknown) => `(not loaded: ${(err as Error)?.message ?? String(err)})`);
       return `# Skill: ${name}\n\n${body}`;
     }),
   );

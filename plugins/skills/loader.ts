@@ -5,7 +5,7 @@
  * conversation: a second load says so instead of repeating the body, until the conversation is cleared.
  */
 import type { PluginContext, RegisteredSkill } from "../../core/index.js";
-import { splitToolList, toolRules } from "../../kit/index.js";
+import { skillBody, splitToolList, toolRules } from "../../kit/index.js";
 import { listSkillFiles, skillDir } from "./files.js";
 
 export type LoadedBy = "model" | "user" | "always";
@@ -87,10 +87,10 @@ export class SkillLoader {
    * skill (a skill registered again, changed, is loaded again).
    */
   async bodyOf(skill: RegisteredSkill): Promise<string> {
-    if (skill.content !== undefined) return skill.content;
+    if (typeof skill.content === "string") return skill.content;
     const known = this.bodies.get(skill);
     if (known !== undefined) return known;
-    const body = await skill.load();
+    const body = await skillBody(skill);
     this.bodies.set(skill, body);
     return body;
   }

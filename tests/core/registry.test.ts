@@ -2,6 +2,7 @@
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { z, type ModelProvider, type ToolDefinition } from "../../core/index.js";
 import { findOverride, skillEntry, toolRegistry } from "../../core/registry/registry.js";
+import { skillBody } from "../../kit/index.js";
 import { checkCommand, checkProvider, checkSkill, checkTool } from "../../core/registry/registry-checks.js";
 
 /** The whole registration of one tool: the check, then the entry (or why it was refused). */
@@ -288,22 +289,20 @@ describe("tool registration gate (through the host)", () => {
 });
 
 describe("a skill loaded on use", () => {
-  test("its view has no content, and load() calls the definition's function on every use", async () => {
+  test("its view keeps the function, called only when the body is read, on every read", async () => {
     let calls = 0;
     const lazy = skillEntry({ name: "remote", description: "d", content: async () => `body ${++calls}` }, "p").view;
-    expect(lazy.content).toBeUndefined();
+    expect(typeof lazy.content).toBe("function");
     expect(calls).toBe(0);
-    expect(await lazy.load()).toBe("body 1");
-    expect(await lazy.load()).toBe("body 2");
-    const text = skillEntry({ name: "local", description: "d", content: "# here" }, "p").view;
-    expect(text.content).toBe("# here");
-    expect(await text.load()).toBe("# here");
+    expect(await skillBody(lazy)).toBe("body 1");
+    expect(await skillBody(lazy)).toBe("body 2");
+    expect(await skillBody(skillEntry({ name: "local", description: "d", content: "# here" }, "p").view)).toBe("# here");
   });
 
-  test("a failing or wrong loader is the use's error, with its own message", async () => {
+  test("a failing or wrong loader is the read's error, with its own message", async () => {
     const failing = skillEntry({ name: "remote", description: "d", content: () => Promise.reject(new Error("server x: digest differs")) }, "p").view;
-    await expect(failing.load()).rejects.toThrow("server x: digest differs");
+    await expect(skillBody(failing)).rejects.toThrow("server x: digest differs");
     const wrong = skillEntry({ name: "odd", description: "d", content: (() => Promise.resolve(7)) as unknown as () => Promise<string> }, "p").view;
-    await expect(wrong.load()).rejects.toThrow("skill odd: its content function gave number, not the Markdown body");
+    await expect(skillBody(wrong)).rejects.toThrow("skill odd: its content function gave number, not the Markdown body");
   });
 });

@@ -30,7 +30,7 @@ describe("skills served by MCP servers (skill:// resources)", () => {
     expect(readsOf(reads)).toEqual([]);
 
     const review = host.skills.get("docs-code-review")!;
-    expect(review.content).toBeUndefined();
+    expect(typeof review.content).toBe("function");
     expect(review).toMatchObject({
       // resources/list gives the SKILL.md's description.
       description: "Review code changes. Use when asked for a review.",

@@ -13,7 +13,6 @@ const skill = (name: string, scope: string | undefined, description = `The ${nam
   name,
   description,
   content: `Body of ${name}.`,
-  load: () => Promise.resolve(`Body of ${name}.`),
   path: path.join(ROOT, ".agent/skills", name, "SKILL.md"),
   source: scope ?? "some-plugin",
   plugin: "skills",
@@ -67,7 +66,7 @@ test("disabled, always-on and user-only skills stay out of the catalog (and its 
 });
 
 test("descriptions are one line in the catalog; a skill without a path shows its source", () => {
-  const c = buildCatalog([{ name: "remote", description: "Two\nlines.", load: () => Promise.resolve(""), source: "mcp:docs", plugin: "mcp" }], settingsOf(undefined), ROOT);
+  const c = buildCatalog([{ name: "remote", description: "Two\nlines.", content: () => Promise.resolve(""), source: "mcp:docs", plugin: "mcp" }], settingsOf(undefined), ROOT);
   expect(c.text).toContain("- remote: Two lines. (mcp:docs)");
 });
 
@@ -79,7 +78,7 @@ test("a skill's files: absolute, SKILL.md and hidden entries skipped, bounded in
   writeFile(path.join(dir, "node_modules/dep/index.js"), "x");
   writeFile(path.join(dir, "scripts/run.sh"), "x");
   for (let i = 0; i < MAX_FILES + 5; i++) writeFile(path.join(dir, "assets", `a${String(i).padStart(3, "0")}.txt`), "x");
-  const s = { name: "many", description: "d", content: "", load: () => Promise.resolve(""), source: "project", plugin: "skills", meta: { dir } };
+  const s = { name: "many", description: "d", content: "", source: "project", plugin: "skills", meta: { dir } };
   const { files, more } = listSkillFiles(s);
   expect(files).toHaveLength(MAX_FILES);
   expect(files[0]).toBe(path.join(dir, "assets/a000.txt"));
