@@ -10,7 +10,7 @@
  * Kept in step on reconnects and `notifications/resources/list_changed`.
  */
 import { z, type PluginContext, type SkillDefinition, type SkillRegistrar } from "../../../core/index.js";
-import { parseSkillFile, splitToolList } from "../../../kit/index.js";
+import { parseSkillFile, splitToolList, type SkillFile } from "../../../kit/index.js";
 import type { ReadResourceResult } from "@modelcontextprotocol/client";
 import { NO_SDK_TIMEOUT, type McpConnection } from "../connection.js";
 import { formatBytes } from "../content.js";
@@ -19,6 +19,7 @@ import { describeError } from "../errors.js";
 import {
   SKILLS_EXTENSION,
   byteLength,
+  canonical,
   differingFields,
   digestOf,
   expectedName,
@@ -52,6 +53,8 @@ interface ServerSkills {
   digests: Map<string, string>;
   /** Sizes those entries gave: a read of another size is refused like a digest mismatch. */
   sizes: Map<string, number>;
+  /** What fetched `SKILL.md`s of skills listed without frontmatter said of their use, by URI (see `learn`). */
+  learned: Map<string, Record<string, unknown>>;
   /** Roots of those skills: a read under one of them of a file not listed is refused. */
   roots: string[];
   loading: Promise<void> | undefined;
@@ -171,7 +174,7 @@ export class McpSkills {
   private state(c: McpConnection): ServerSkills {
     let s = this.servers.get(c.name);
     if (!s) {
-      s = { conn: c, desired: undefined, registered: new Map(), refused: new Map(), digests: new Map(), sizes: new Map(), roots: [], loading: undefined, dirty: false, reported: new Set() };
+      s = { conn: c, desired: undefined, registered: new Map(), refused: new Map(), digests: new Map(), sizes: new Map(), learned: new Map(), roots: [], loading: undefined, dirty: false, reported: new Set() };
       this.servers.set(c.name, s);
     }
     return s;
@@ -237,7 +240,7 @@ export class McpSkills {
    */
   private async read(c: McpConnection, s: ServerSkills): Promise<Pick<ServerSkills, "desired" | "digests" | "sizes" | "roots"> | undefined> {
     if (c.status !== "connected") return undefined;
-    const none = { desired: new Map(), digests: new Map(), sizes: new Map(), roots: [] };
+    const none = { desired: new Map(), digests: new Map(), sizes: new Map(), learned: new Map(), roots: [] };
     if (c.config.skills === false || !c.capabilities?.resources) return none;
     const ms = Math.min(c.config.connectTimeout, MAX_SKILLS_LOAD_MS);
     // One signal per request, all ending at the same deadline (the SDK never removes its abort listener,
@@ -273,7 +276,7 @@ export class McpSkills {
     // Registration order follows the server's listing.
     for (const cand of candidates) {
       const named = names.get(cand.uri)!;
-      const def = "error" in named ? named.error : this.listed(c, cand, named.name);
+      const def = "error" in named ? named.error : this.listed(c, cand, named.name, s.learned.get(cand.uri));
       if (typeof def === "string") {
         this.skipped(c, s, { uri: cand.uri, message: def });
         continue;
@@ -293,7 +296,7 @@ export class McpSkills {
    * (`skills/list`'s frontmatter; a `resources/list` entry gives only a description). Its body is fetched
    * on use (`fetchSkill`). A string says why it is skipped.
    */
-  private listed(c: McpConnection, cand: SkillCandidate, name: string): SkillDefinition | string {
+  private listed(c: McpConnection, cand: SkillCandidate, name: string, learned?: Record<string, unknown>): SkillDefinition | string {
     const fm = cand.frontmatter;
     const own = expectedName(cand);
     if (fm && fm.name !== own) return `its skills/list frontmatter names it ${JSON.stringify(fm.name ?? null)}, but the last segment of its path, its name, is "${own}"`;
@@ -320,6 +323,7 @@ export class McpSkills {
         ...text("license"),
         ...text("compatibility"),
         ...(isRecord(fm?.metadata) ? { metadata: fm.metadata } : {}),
+        ...learned,
       },
     };
   }
@@ -344,9 +348,28 @@ export class McpSkills {
       throw fail(`could not be read: ${signal.aborted ? `no answer within ${ms} ms` : describeError(err)}`);
     }
     const checked = await checkSkillFile(cand, result, maxBytes);
-    if (typeof checked === "string") return checked;
-    if (checked.tampered) void this.refresh(c);
-    throw fail(`was not loaded: ${checked.problem}`);
+    if ("problem" in checked) {
+      if (checked.tampered) void this.refresh(c);
+      throw fail(`was not loaded: ${checked.problem}`);
+    }
+    if (!cand.frontmatter) this.learn(c, cand, checked);
+    return checked.body;
+  }
+
+  /**
+   * A skill listed without frontmatter (`resources/list`): what its `SKILL.md` says of how the host may use
+   * it (`allowed-tools`, `disable-model-invocation`) is known once fetched; it is registered again with
+   * it, and kept for the listings after. This use goes on; from the next, the catalog and grants follow it.
+   */
+  private learn(c: McpConnection, cand: SkillCandidate, file: SkillFile): void {
+    const s = this.servers.get(c.name);
+    const steer = { allowedTools: file.allowedTools, disableModelInvocation: file.disableModelInvocation };
+    if (!s || canonical(s.learned.get(cand.uri)) === canonical(steer)) return;
+    s.learned.set(cand.uri, steer);
+    const def = [...(s.desired?.values() ?? [])].find((d) => d.path === cand.uri);
+    if (!def) return;
+    s.desired!.set(def.name, { ...def, meta: { ...def.meta, ...steer } });
+    this.apply(s);
   }
 
   /** Every `skills/list` entry (bounded pages); the extension's listing may be partial or empty. */
@@ -388,7 +411,7 @@ export class McpSkills {
  * The checks of a fetched `SKILL.md` (see `fetchSkill`): its body, or the problem (`tampered`: it is
  * not what `skills/list` gave, by size or digest).
  */
-async function checkSkillFile(cand: SkillCandidate, result: ReadResourceResult, maxBytes: number): Promise<string | { problem: string; tampered?: boolean }> {
+async function checkSkillFile(cand: SkillCandidate, result: ReadResourceResult, maxBytes: number): Promise<SkillFile | { problem: string; tampered?: boolean }> {
   const contents = (result.contents ?? []) as { uri?: string; text?: unknown; blob?: unknown }[];
   const entry = contents.find((x) => x.uri === cand.uri) ?? contents[0];
   if (!entry) return { problem: "the server returned no content for it" };
@@ -406,5 +429,5 @@ async function checkSkillFile(cand: SkillCandidate, result: ReadResourceResult, 
     const differ = differingFields(parsed.skill.frontmatter, cand.frontmatter);
     if (differ.length) return { problem: `its frontmatter differs from what skills/list gave for it (${differ.join(", ")})` };
   }
-  return parsed.skill.body;
+  return parsed.skill;
 }

@@ -78,6 +78,9 @@ describe("skills served by MCP servers (skill:// resources)", () => {
     expect(readsOf(reads)).toEqual(["skill://code-review/SKILL.md", "skill://team/git-workflow/SKILL.md"]);
     expect(await host.commands.run("/docs-git-workflow")).toEqual({ output: 'Skill "docs-git-workflow" is already loaded earlier in this conversation.' });
     expect(readsOf(reads)).toHaveLength(2);
+    // resources/list carries no frontmatter: what the fetched SKILL.md says of its use holds from then on.
+    await waitFor(() => host.skills.get("docs-git-workflow")?.meta?.disableModelInvocation === true, "git-workflow learned to be user-only");
+    expect(host.skills.get("docs-code-review")!.meta).toMatchObject({ allowedTools: ["Read", "Grep"], disableModelInvocation: false });
   });
 
   it("lets the model read a skill's files through mcp__<server>__resources", async () => {
