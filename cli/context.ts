@@ -30,6 +30,8 @@ export interface CliOpenOptions extends CliOpenHostOptions {
    * caller's (e.g. the first one cancels a run); while it opens, Ctrl-C still exits.
    */
   ctrlC?: "exit" | "caller";
+  /** Hold the notices that come after the host opened until `releaseNotices` (e.g. `agent call`: until the call's own error is known). */
+  holdNotices?: boolean;
 }
 
 /** The CLI's context: the public `CliContext` base, plus what the built-in commands need beyond it. */
@@ -47,6 +49,8 @@ export interface AppContext extends BaseContext {
   closeSessionHosts(): Promise<void>;
   /** Aborted by SIGINT (when it is not the caller's), SIGTERM or SIGHUP, before the host closes: pass it to calls. */
   readonly interrupted: AbortSignal;
+  /** Print the notices `holdNotices` held (those `keep` accepts; the rest are dropped), and print later ones as they come. */
+  releaseNotices(keep?: (message: string) => boolean): void;
 }
 
 /** True when a person can answer a permission prompt. */
@@ -73,6 +77,9 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
     });
   const prepare = () => (prepared ??= load());
   const write = (stream: NodeJS.WriteStream, text: string) => stream.write(text.endsWith("\n") ? text : `${text}\n`);
+  /** Notices held by `openHost({ holdNotices })` until `releaseNotices`, and how they are printed. */
+  let held: string[] | undefined;
+  let sayNotice: ((m: string) => void) | undefined;
   return {
     cwd,
     permissionMode: flags.permissionMode,
@@ -95,9 +102,14 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
       return preparedValue;
     },
     interrupted: interrupt.signal,
+    releaseNotices(keep = () => true) {
+      const list = held ?? [];
+      held = undefined;
+      for (const m of list) if (keep(m)) sayNotice?.(m);
+    },
     async openHost(options: CliOpenOptions = {}) {
       if (opened) throw new AgentError("E_USAGE", "the host is already open for this command");
-      const { interactive, quiet, listing, ctrlC = "exit", ...rest } = options;
+      const { interactive, quiet, listing, ctrlC = "exit", holdNotices, ...rest } = options;
       // Handle signals from the start: while the host opens, servers may already be running in
       // process groups of their own, which a terminal's Ctrl-C does not reach.
       const signals = installSignalHandlers(interrupt, () => [...sessionHosts]);
@@ -126,8 +138,10 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
         if (flags.flags) for (const w of unmatchedFlagRules(host, flags.flags)) say(w);
         const claudeOnly = claudeOnlyRulesLine(host);
         if (claudeOnly) say(claudeOnly);
+        if (holdNotices) held = [];
+        sayNotice = say;
         host.on((e) => {
-          if (e.type === "notice" && e.level !== "info") say(e.message);
+          if (e.type === "notice" && e.level !== "info") (held ? held.push(e.message) : say(e.message));
         });
       }
       signals.attach(host, ctrlC === "exit");

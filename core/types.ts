@@ -479,8 +479,8 @@ export interface SkillDefinition {
   name: string;
   /** When to use it; at most 1024 characters. */
   description: string;
-  /** The Markdown body. */
-  content: string;
+  /** The Markdown body, or a function that loads it on each use (an MCP server's; its rejection is that use's error). */
+  content: string | (() => Promise<string>);
   /** Where it came from (a file path, for skills loaded from disk). */
   path?: string;
   source?: string;
@@ -491,7 +491,7 @@ export interface SkillDefinition {
 export interface RegisteredSkill {
   readonly name: string;
   readonly description: string;
-  readonly content: string;
+  readonly content: string | (() => Promise<string>);
   readonly path?: string;
   readonly source: string;
   readonly plugin: string;

@@ -32,6 +32,6 @@ export { modelErrorCodeForStatus, parseRetryAfter, networkErrorCode } from "./pr
 export { terminate, type ProcessTracker, type TrackableProcess } from "./processes.js";
 export { auditLogFiles, readAuditTail, streamAuditRecords, type AuditTail } from "./audit-files.js";
 export { jsonSchemaValidator, schemaDialect, type JsonSchema, type SchemaDialect, type LazyValidator, type Validator, type Validation } from "./schema.js";
-export { parseSkillFile, type SkillFile, type ParsedSkill } from "./skill-file.js";
+export { parseSkillFile, skillBody, type SkillFile, type ParsedSkill } from "./skill-file.js";
 export { splitToolList, toolRules, type NamedTool } from "./tool-lists.js";
 export { loadInstructions, INSTRUCTION_NAMES, type Instructions, type InstructionFile, type InstructionSources, type InstructionWorkspace } from "./instructions.js";

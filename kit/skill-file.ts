@@ -132,3 +132,14 @@ function skillName(raw: unknown, folder: string, strict: boolean, warnings: stri
   warnings.push(`${problem}; loaded as "${folder}", its folder's name`);
   return { ok: true, name: folder };
 }
+
+/**
+ * A skill's Markdown body: its `content` text, or what its `content` function loads (a skill loaded on
+ * use, an MCP server's). Rejects with the function's error; a function that gives no text is an error too.
+ */
+export async function skillBody(skill: { readonly name: string; readonly content: string | (() => Promise<string>) }): Promise<string> {
+  if (typeof skill.content === "string") return skill.content;
+  const body: unknown = await skill.content();
+  if (typeof body !== "string") throw new Error(`skill ${skill.name}: its content function gave ${body === null ? "null" : typeof body}, not the Markdown body`);
+  return body;
+}

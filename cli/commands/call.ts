@@ -41,13 +41,15 @@ export default defineAppCommand({
     }
     const json = !!ctx.values.json;
     // Startup problems (a server that did not connect) go to stderr in every mode, and into the JSON too.
-    const host = await ctx.openHost({ interactive: rawArgs !== "-" });
+    // Notices during the call wait for its result: a server that fails to start is said once, by the call's error.
+    const host = await ctx.openHost({ interactive: rawArgs !== "-", holdNotices: true });
     // A long tool's progress (an MCP server's notifications/progress) on stderr, as `agent run` shows it; --json keeps stderr quiet.
     const off = json ? undefined : host.on((e) => {
       if (e.type === "tool_progress") process.stderr.write(`${progressLine(e)}\n`);
     });
     // SIGINT / SIGTERM abort the call before the host closes: it ends "aborted", the tool is cancelled.
     const result = await host.tools.call(name, input, { signal: ctx.interrupted }).finally(() => off?.());
+    ctx.releaseNotices((m) => result.ok || !saysTheCause(m, result.output));
     if (json) {
       const out: Record<string, unknown> = { ok: result.ok, output: result.output };
       if (result.error) out.error = result.error;
@@ -72,3 +74,17 @@ export default defineAppCommand({
     return ExitCode.FAILED;
   },
 });
+
+/**
+ * A notice whose cause (after its first ": ", up to its first ". ") the call's error already gives, e.g.
+ * `MCP server s failed to connect: <cause>. Continuing without s tools.` beside `the MCP server 's' failed
+ * to start: <cause>`: printing both says the cause twice.
+ */
+function saysTheCause(notice: string, output: string): boolean {
+  const after = notice.indexOf(": ");
+  if (after < 0) return false;
+  const rest = notice.slice(after + 2);
+  const end = rest.indexOf(". ");
+  const cause = (end < 0 ? rest.replace(/\.$/, "") : rest.slice(0, end)).trim();
+  return cause.length >= 12 && output.includes(cause);
+}

@@ -108,7 +108,7 @@ export function checkSkill(def: unknown, existing: Holders): Rejection | undefin
   const { d, name } = r;
   if (typeof d.description !== "string" || d.description.trim() === "") return { name, reason: "missing description" };
   if (d.description.length > 1024) return { name, reason: `description is ${d.description.length} characters; at most 1024 allowed` };
-  if (typeof d.content !== "string") return { name, reason: "missing content (the Markdown body)" };
+  if (typeof d.content !== "string" && typeof d.content !== "function") return { name, reason: "missing content (the Markdown body, or a function that loads it)" };
   return undefined;
 }
 

@@ -9,6 +9,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { type DetachedRunResult, type PluginContext, type RegisteredAgent, type ToolCallContext, type ToolDefinition } from "../../core/index.js";
 import { DEFAULT_MAX_TURNS, resolveModel, systemPrompt } from "../../core/embed.js";
+import { skillBody } from "../../kit/index.js";
 import { agentTools, TASK_TOOL } from "./agent-tools.js";
 import { openSidechain } from "./sidechain.js";
 
@@ -148,9 +149,14 @@ function agentModel(ctx: PluginContext, agent: RegisteredAgent): { model?: strin
 /** Its prompt, the project instructions, and the bodies of its skills. */
 async function agentSystemPrompt(ctx: PluginContext, agent: RegisteredAgent): Promise<string> {
   const base = await systemPrompt(ctx.host, `${agent.prompt}\n\nWorking directory: ${ctx.host.workspace.root}`);
-  const skills = (agent.skills ?? []).map((name) => {
-    const skill = ctx.host.skills.get(name);
-    return skill ? `# Skill: ${name}\n\n${skill.content}` : `# Skill: ${name}\n\n(not found: no skill of this name is registered)`;
-  });
+  const skills = await Promise.all(
+    (agent.skills ?? []).map(async (name) => {
+      const skill = ctx.host.skills.get(name);
+      if (!skill) return `# Skill: ${name}\n\n(not found: no skill of this name is registered)`;
+      // A skill loaded on use (an MCP server's) may fail to load: the agent is told, not stopped.
+      const body = await skillBody(skill).catch((err: unknown) => `(not loaded: ${(err as Error)?.message ?? String(err)})`);
+      return `# Skill: ${name}\n\n${body}`;
+    }),
+  );
   return skills.length ? `${base}\n\n${skills.join("\n\n")}` : base;
 }

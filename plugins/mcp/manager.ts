@@ -17,6 +17,7 @@ import { namesFor, prefixFor, serverParts, shortHash } from "./naming.js";
 import { argumentHint, parsePromptArgs } from "./prompt-args.js";
 import { checkStructured } from "./output-schema.js";
 import { mcpToolRisk } from "./risk.js";
+import { undeclaredDialect } from "./schema-dialect.js";
 import { McpSkills } from "./skills/server-skills.js";
 import { descriptors, mentionsTooManyFiles, tooManyFilesReason } from "./transport/descriptors.js";
 import { REMOTE_COST, STDIO_COST, StartQueue } from "./transport/start-queue.js";
@@ -330,8 +331,8 @@ export class McpManager implements ConnectionListener {
       description: `[MCP:${c.name}] ${tool.description?.trim() || tool.title || annotations?.title || tool.name}`,
       // Kept whole (the gate validates it before anything is sent); only a missing `type` is filled in.
       inputSchema: schema && schema.type === "object" ? schema : { ...(schema ?? {}), type: "object" },
-      // MCP's dialect when the schema declares no `$schema` (2025-11-25 and 2026-07-28).
-      schemaDialect: "2020-12",
+      // MCP's dialect (2020-12) when the schema declares no `$schema`, unless it is plainly draft-07 (schema-dialect.ts).
+      schemaDialect: undeclaredDialect(schema),
       // The server's hints may raise the risk, never lower it, unless the user trusts the server (risk.ts).
       risk: mcpToolRisk({ name: tool.name, description: tool.description, annotations }, cfg),
       timeoutMs: cfg.toolTimeout,

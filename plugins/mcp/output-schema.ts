@@ -7,6 +7,7 @@
  */
 import type { JsonSchema, ToolReturn } from "../../core/index.js";
 import { jsonSchemaValidator, type LazyValidator } from "../../kit/index.js";
+import { undeclaredDialect } from "./schema-dialect.js";
 import type { Tool } from "@modelcontextprotocol/client";
 
 const validators = new WeakMap<object, LazyValidator>();
@@ -26,7 +27,7 @@ export async function checkStructured(server: string, tool: Tool, returned: Tool
     return { output: `MCP server ${server}: tool ${tool.name} declares an outputSchema but its result has no structuredContent.`, isError: true };
   }
   let lazy = validators.get(schema);
-  if (!lazy) validators.set(schema, (lazy = jsonSchemaValidator(schema, "2020-12")));
+  if (!lazy) validators.set(schema, (lazy = jsonSchemaValidator(schema, undeclaredDialect(schema))));
   const validate = lazy.compiled ?? (await lazy());
   const checked = validate(result.structured);
   if (checked.ok) return returned;

@@ -5,7 +5,7 @@
  * conversation: a second load says so instead of repeating the body, until the conversation is cleared.
  */
 import type { PluginContext, RegisteredSkill } from "../../core/index.js";
-import { splitToolList, toolRules } from "../../kit/index.js";
+import { skillBody, splitToolList, toolRules } from "../../kit/index.js";
 import { listSkillFiles, skillDir } from "./files.js";
 
 export type LoadedBy = "model" | "user" | "always";
@@ -21,6 +21,8 @@ export class SkillLoader {
   /** The first message of the conversation the loads belong to (undefined: it has not started yet). */
   private anchor: unknown;
   private readonly grants = new Map<string, { promise: Promise<boolean>; state: Grant }>();
+  /** Bodies of skills loaded on use, by the registered skill they were loaded for. */
+  private readonly bodies = new WeakMap<RegisteredSkill, string>();
 
   constructor(private readonly ctx: PluginContext) {}
 
@@ -58,15 +60,39 @@ export class SkillLoader {
    * Load `skill`: its block of instructions, or undefined when it is already in this conversation.
    * `args` (from `/<name> args`) replace `$ARGUMENTS` in the body. `waitMs` bounds the wait for the
    * user's answer to the allowed-tools question (hooks have a time limit; the question stays open).
+   * A skill whose source loads it on use (an MCP server's) is fetched now; if that fails it is not
+   * loaded, and the error (`Skill "x" could not be loaded: …`) is thrown for the caller to show.
    */
   async load(skill: RegisteredSkill, by: LoadedBy, options: { args?: string; waitMs?: number } = {}): Promise<string | undefined> {
     if (this.isLoaded(skill.name)) return undefined;
     this.loaded.add(skill.name); // before any await: two calls in one turn load it once
+    let body: string;
+    try {
+      body = await this.bodyOf(skill);
+    } catch (err) {
+      this.loaded.delete(skill.name);
+      const message = errorText(err);
+      this.ctx.audit({ kind: "skill", name: skill.name, outcome: "failed", detail: { by, source: skill.source }, error: message });
+      throw new Error(`Skill "${skill.name}" could not be loaded: ${message}`);
+    }
     this.openFolder(skill);
-    const block = await this.withNote(skill, this.render(skill, options.args), options.waitMs);
+    const block = await this.withNote(skill, this.render(skill, body, options.args), options.waitMs);
     this.ctx.emit({ type: "skill_loaded", name: skill.name, source: skill.source, by, ...(skill.path ? { path: skill.path } : {}) });
     this.ctx.audit({ kind: "skill", name: skill.name, outcome: "loaded", detail: { by, source: skill.source } });
     return block;
+  }
+
+  /**
+   * The skill's Markdown body: its text, or what its source loads on use, kept for that registered
+   * skill (a skill registered again, changed, is loaded again).
+   */
+  async bodyOf(skill: RegisteredSkill): Promise<string> {
+    if (typeof skill.content === "string") return skill.content;
+    const known = this.bodies.get(skill);
+    if (known !== undefined) return known;
+    const body = await skillBody(skill);
+    this.bodies.set(skill, body);
+    return body;
   }
 
   /** `block` followed by what became of the skill's allowed-tools (asked on the first call only; `waitMs` as in `load`). */
@@ -90,11 +116,11 @@ export class SkillLoader {
     }
   }
 
-  /** The skill as the model gets it: where it lives, its body, its other files. */
-  render(skill: RegisteredSkill, args?: string): string {
+  /** The skill as the model gets it: where it lives, its body (from `bodyOf`), its other files. */
+  render(skill: RegisteredSkill, content: string, args?: string): string {
     const dir = skillDir(skill);
     const { files, more } = listSkillFiles(skill);
-    let body = skill.content.trim();
+    let body = content.trim();
     if (args !== undefined && body.includes("$ARGUMENTS")) body = body.replaceAll("$ARGUMENTS", args);
     const out = [`<skill name="${skill.name}" source="${skill.source}">`];
     if (dir) out.push(`Folder: ${dir} (relative paths in these instructions start here; read_file can read its files)`, "");
@@ -152,6 +178,10 @@ export class SkillLoader {
     else lines.push(`The user was asked to allow ${rules} and has not answered yet: calls to them need permission as usual.`);
     return lines.join("\n");
   }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 function wait(p: Promise<unknown>, ms: number | undefined): Promise<unknown> {

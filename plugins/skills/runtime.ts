@@ -83,20 +83,43 @@ export class SkillsRuntime {
       risk: "read",
       // Claude Code's name for this tool: `Skill(name)` rules in its settings name a skill here too.
       aliases: ["Skill"],
-      input: z.object({ name: z.enum(names).describe("The skill's name, as listed") }),
+      // The model sees the catalog's names as an enum; any name is taken, so a skill registered since the
+      // catalog was built (an MCP server's, connected later) is found on the call (see `resolve`).
+      input: z.object({ name: z.string().meta({ enum: names, description: "The skill's name, as listed" }) }),
       permissionSubject: ({ name }) => name,
       // The user may be asked about the skill's allowed-tools while it loads.
       timeoutMs: 600_000,
       // Read by `agent doctor` (free-form data, never sent to the model).
       meta: { catalog: summary },
       run: async ({ name }) => {
-        const skill = this.enabled(name);
-        if (!skill || !this.catalog?.lines.some((l) => l.name === name)) return { output: `Skill "${name}" is not available now.`, isError: true };
-        const block = await this.loader.load(skill, "model");
+        const skill = await this.resolve(name);
+        if (!skill) {
+          const near = closestNames(name, this.catalog?.lines.map((l) => l.name) ?? []);
+          return { output: `Skill "${name}" is not available now.${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`, isError: true };
+        }
+        let block: string | undefined;
+        try {
+          block = await this.loader.load(skill, "model");
+        } catch (err) {
+          return { output: (err as Error).message, isError: true };
+        }
         if (block === undefined) return `Skill "${name}" is ${ALREADY_LOADED}: its instructions are above. Follow them; there is no need to load it again.`;
         return `Skill "${name}" loaded. Follow its instructions for the task.\n\n${block}`;
       },
     });
+  }
+
+  /**
+   * The enabled skill of that name in the catalog. A name the catalog does not have yet may be a skill
+   * of a tool source not loaded so far (an MCP server, `agent call skill`): the sources load, the catalog
+   * is built again, and the name is looked up once more.
+   */
+  private async resolve(name: string): Promise<RegisteredSkill | undefined> {
+    const listed = () => (this.catalog?.lines.some((l) => l.name === name) ? this.enabled(name) : undefined);
+    if (listed()) return listed();
+    if (!this.ctx.host.skills.get(name)) await this.ctx.host.tools.load();
+    this.sync();
+    return listed();
   }
 
   private command(skill: RegisteredSkill) {
@@ -110,12 +133,13 @@ export class SkillsRuntime {
         const current = this.enabled(name);
         if (!current) return `Skill "${name}" is not available now.`;
         const task = args.trim();
+        // A skill that cannot be loaded (an MCP server's that fails its checks) throws: the command fails with its message.
         const block = await this.loader.load(current, "user", { args: task });
         if (block === undefined) {
           if (!task) return `Skill "${name}" is ${ALREADY_LOADED}.`;
           return { prompt: `Use the skill "${name}" (${ALREADY_LOADED}) for this:\n\n${task}` };
         }
-        const tail = task && !current.content.includes("$ARGUMENTS") ? `\n\nARGUMENTS: ${task}` : "";
+        const tail = task && !(await this.loader.bodyOf(current)).includes("$ARGUMENTS") ? `\n\nARGUMENTS: ${task}` : "";
         return { prompt: `The user ran /${name}${task ? ` ${task}` : ""}. Follow the skill "${name}" below.\n\n${block}${tail}` };
       },
     });
@@ -136,12 +160,21 @@ export class SkillsRuntime {
     const waitMs = Math.floor((this.ctx.config.pluginTimeouts?.callMs ?? 30_000) / 2);
     for (const skill of catalog.always) {
       // The first request of a conversation loads it (event, audit, grant); every request carries it.
-      const block = (await this.loader.load(skill, "always", { waitMs })) ?? (await this.loader.withNote(skill, this.loader.render(skill), 0));
+      // One that cannot be loaded (an MCP server's) is said in its place; the next request tries again.
+      const block = await this.loader
+        .load(skill, "always", { waitMs })
+        .then(async (b) => b ?? (await this.loader.withNote(skill, this.loader.render(skill, await this.loader.bodyOf(skill)), 0)))
+        .catch((err: unknown) => `(${(err as Error).message})`);
       parts.push(`# Skill "${skill.name}" (always loaded)\n\n${block}`);
     }
     for (const name of this.loader.reattachedNames()) {
       const skill = this.enabled(name);
-      if (skill && !catalog.always.some((a) => a.name === name)) parts.push(`# Skill "${name}" (loaded earlier in this conversation; re-attached after it was compacted)\n\n${this.loader.render(skill)}`);
+      if (!skill || catalog.always.some((a) => a.name === name)) continue;
+      const body = await this.loader.bodyOf(skill).then(
+        (b) => this.loader.render(skill, b),
+        (err: unknown) => `(It could not be loaded again: ${(err as Error).message})`,
+      );
+      parts.push(`# Skill "${name}" (loaded earlier in this conversation; re-attached after it was compacted)\n\n${body}`);
     }
     if (catalog.text && request.tools.some((t) => t.name === SKILL_TOOL) && this.ownsTool) parts.push(catalog.text);
     if (parts.length) request.system = `${request.system}\n\n${parts.join("\n\n")}`;

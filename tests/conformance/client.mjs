@@ -9,6 +9,7 @@
 //   agent mcp login server             (only when it does; BROWSER=browser.mjs completes the login)
 //   agent call mcp__server__<tool> …   (every tool, arguments from its input schema; a call that
 //                                       needs a login with more scopes gets one login and a retry)
+//   agent call skill {"name": …}       (sep-2640-client-verify-* only: each of the server's skills, used)
 // with its own user config folder (AGENT_CONFIG_HOME), so tokens are stored as for a user, after
 // `agent trust` (the folder is the user's own).
 import { execFile } from "node:child_process";
@@ -105,6 +106,14 @@ try {
       r = await agent("--permission-mode", "bypass", "call", tool.name, input, "--json");
     }
     if (r.code !== 0) code = 1;
+  }
+  // The skills scenarios that judge what a client does with a skill it uses (sep-2640-client-verify-*):
+  // the user lists the server's skills and each is used as the model uses one (the `skill` tool). The
+  // others only connect and call tools, so no-prefetch sees exactly what connecting reads.
+  if (/^sep-2640-client-verify-/.test(process.env.MCP_CONFORMANCE_SCENARIO ?? "")) {
+    const skills = JSON.parse((await agent("skills", "--json")).stdout || "[]").filter((s) => s.source === "mcp:server");
+    if (!skills.length) code = 1;
+    for (const skill of skills) if ((await agent("--permission-mode", "bypass", "call", "skill", JSON.stringify({ name: skill.name }), "--json")).code !== 0) code = 1;
   }
 } finally {
   rmSync(project, { recursive: true, force: true });

@@ -38,9 +38,24 @@ export function allClientScenarios(set = "2025") {
   return [...client.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
 }
 
+/**
+ * The set's extension scenarios (`[extension]` in `conformance list`, e.g. sep-2640's Skills over MCP):
+ * on no spec revision's timeline, so the suite runs one at `--spec-version` only with `--force`. They
+ * are never part of `--all` (not in the requirement set); named, they run forced.
+ */
+const extensionCache = new Map();
+function extensionScenarios(set) {
+  if (!extensionCache.has(set)) {
+    const out = execFileSync(process.execPath, ["--import", path.join(here, "node20-globsync.mjs"), suiteOf(set), "list"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    extensionCache.set(set, new Set([...out.matchAll(/^\s+- (\S+) \[extension\]/gm)].map((m) => m[1])));
+  }
+  return extensionCache.get(set);
+}
+
 function runScenario(set, scenario, outDir) {
   const command = `${process.execPath} ${path.join(here, "client.mjs")}`;
-  const args = ["--import", path.join(here, "node20-globsync.mjs"), suiteOf(set), "client", "--command", command, "--scenario", scenario, ...SETS[set].args, "--timeout", "30000", "-o", outDir];
+  const force = SETS[set].args.length && extensionScenarios(set).has(scenario) ? ["--force"] : [];
+  const args = ["--import", path.join(here, "node20-globsync.mjs"), suiteOf(set), "client", "--command", command, "--scenario", scenario, ...SETS[set].args, ...force, "--timeout", "30000", "-o", outDir];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: outDir, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
@@ -99,6 +114,7 @@ Runs MCP conformance client scenarios against the built agent CLI (npm run build
   --set 2025        @modelcontextprotocol/conformance 0.1.16, at the 2025 wire
   --set 2026-07-28  0.2.0-alpha.12 (conformance-next), its scored 2026-07-28 client scenarios
   --all             every scenario of the set (both sets without --set); default: ${DEFAULT_SCENARIOS.join(", ")}
+                    An extension scenario (sep-2640-client-*: Skills over MCP) runs only when named; at 2026-07-28 with --force.
   --json            results as JSON
 Environment: CONFORMANCE_JOBS (scenarios at once, default 2), CONFORMANCE_VERBOSE=1 (a failing scenario's output).
 Exit code 0 when every scenario run passed.

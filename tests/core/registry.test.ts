@@ -1,7 +1,8 @@
 /** The registration gate: every rejection is reported (plugin, name, reason) and audited; the rest still loads. */
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { z, type ModelProvider, type ToolDefinition } from "../../core/index.js";
-import { findOverride, toolRegistry } from "../../core/registry/registry.js";
+import { findOverride, skillEntry, toolRegistry } from "../../core/registry/registry.js";
+import { skillBody } from "../../kit/index.js";
 import { checkCommand, checkProvider, checkSkill, checkTool } from "../../core/registry/registry-checks.js";
 
 /** The whole registration of one tool: the check, then the entry (or why it was refused). */
@@ -116,6 +117,8 @@ describe("tool registration gate (unit)", () => {
     expect(checkSkill({ ...skill, name: "a".repeat(65) }, NONE)?.reason).toMatch(/invalid skill name/);
     expect(checkSkill({ ...skill, description: "x".repeat(1025) }, NONE)?.reason).toMatch(/at most 1024/);
     expect(checkSkill({ ...skill, content: undefined }, NONE)?.reason).toMatch(/missing content/);
+    expect(checkSkill({ ...skill, content: 42 }, NONE)?.reason).toMatch(/missing content/);
+    expect(checkSkill({ ...skill, content: () => Promise.resolve("# x") }, NONE)).toBeUndefined();
     const provider = { name: "fake", stream: async function* () {} } as unknown as ModelProvider;
     expect(checkProvider(provider, NONE)).toBeUndefined();
     expect(checkProvider({ ...provider, name: "Fake Provider" }, NONE)?.reason).toMatch(/invalid provider name/);
@@ -282,5 +285,24 @@ describe("tool registration gate (through the host)", () => {
     expect(host.tools.get("net_fetch")).toMatchObject({ risk: "network", timeoutMs: 1234 });
     expect(host.tools.get("net_exact")).toMatchObject({ risk: "network", timeoutMs: 1234, maxOutputBytes: 99 });
     expect(host.tools.get("plain")).toMatchObject({ timeoutMs: 50 });
+  });
+});
+
+describe("a skill loaded on use", () => {
+  test("its view keeps the function, called only when the body is read, on every read", async () => {
+    let calls = 0;
+    const lazy = skillEntry({ name: "remote", description: "d", content: async () => `body ${++calls}` }, "p").view;
+    expect(typeof lazy.content).toBe("function");
+    expect(calls).toBe(0);
+    expect(await skillBody(lazy)).toBe("body 1");
+    expect(await skillBody(lazy)).toBe("body 2");
+    expect(await skillBody(skillEntry({ name: "local", description: "d", content: "# here" }, "p").view)).toBe("# here");
+  });
+
+  test("a failing or wrong loader is the read's error, with its own message", async () => {
+    const failing = skillEntry({ name: "remote", description: "d", content: () => Promise.reject(new Error("server x: digest differs")) }, "p").view;
+    await expect(skillBody(failing)).rejects.toThrow("server x: digest differs");
+    const wrong = skillEntry({ name: "odd", description: "d", content: (() => Promise.resolve(7)) as unknown as () => Promise<string> }, "p").view;
+    await expect(skillBody(wrong)).rejects.toThrow("skill odd: its content function gave number, not the Markdown body");
   });
 });

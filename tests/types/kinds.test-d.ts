@@ -33,6 +33,9 @@ describe("one kinds table", () => {
     expectTypeOf<Plugin["providers"]>().toEqualTypeOf<ModelProvider[] | undefined>();
     expectTypeOf<Plugin["agents"]>().toEqualTypeOf<AgentDefinition[] | undefined>();
     expectTypeOf<PluginHost["skills"]["list"]>().returns.toEqualTypeOf<RegisteredSkill[]>();
+    // A skill's body is text, or a function that loads it on use (kit's skillBody reads either).
+    expectTypeOf<SkillDefinition["content"]>().toEqualTypeOf<string | (() => Promise<string>)>();
+    expectTypeOf<RegisteredSkill["content"]>().toEqualTypeOf<string | (() => Promise<string>)>();
     expectTypeOf<PluginHost["providers"]["get"]>().returns.toEqualTypeOf<ModelProvider | undefined>();
     expectTypeOf<PluginHost["agents"]["list"]>().returns.toEqualTypeOf<RegisteredAgent[]>();
     expectTypeOf<PluginHost["agents"]["get"]>().returns.toEqualTypeOf<RegisteredAgent | undefined>();

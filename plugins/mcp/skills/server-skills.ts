@@ -1,20 +1,25 @@
 /**
- * Skills served by MCP servers (the Skills Over MCP Working Group's convention, SEP-2640), registered
- * through core's skill registrar like any other source of skills. A server that declares the
- * `io.modelcontextprotocol/skills` extension is asked with `skills/list` (entries with digests, which
- * are checked); any other server with resources contributes every listed `skill://<path>/SKILL.md`.
- * Each `SKILL.md` is read (bounded in count, size and time), checked by core's `parseSkillFile` and
- * registered as `<server>-<name>`; a bad one is reported and skipped, the others load, and the
- * server's tools are never affected. Kept in step on reconnects and `notifications/resources/list_changed`.
+ * Skills served by MCP servers (the Skills Over MCP extension, SEP-2640), registered through core's
+ * skill registrar like any other source of skills. A server that declares the
+ * `io.modelcontextprotocol/skills` extension is asked with `skills/list` (entries with frontmatter,
+ * digests and sizes); any other server with resources contributes every listed `skill://<path>/SKILL.md`.
+ * Each is registered from its listing alone as `<server>-<name>` (bounded in count); as SEP-2640 asks,
+ * no `SKILL.md` is read ahead of need: it is fetched when the skill is used (the model's `skill` tool,
+ * `/<name>`) and checked then (size, digest, `parseSkillFile`, frontmatter against the listing); a skill
+ * that fails is that use's error, naming server and skill, and the server's tools are never affected.
+ * Kept in step on reconnects and `notifications/resources/list_changed`.
  */
 import { z, type PluginContext, type SkillDefinition, type SkillRegistrar } from "../../../core/index.js";
-import { parseSkillFile } from "../../../kit/index.js";
+import { parseSkillFile, splitToolList, type SkillFile } from "../../../kit/index.js";
 import type { ReadResourceResult } from "@modelcontextprotocol/client";
 import { NO_SDK_TIMEOUT, type McpConnection } from "../connection.js";
 import { formatBytes } from "../content.js";
+import { isRecord } from "../config/values.js";
 import { describeError } from "../errors.js";
 import {
   SKILLS_EXTENSION,
+  byteLength,
+  canonical,
   differingFields,
   digestOf,
   expectedName,
@@ -25,15 +30,14 @@ import {
   type SkillProblem,
 } from "./skill-uris.js";
 
-/** At most this many skills per server are read; the rest are reported. */
+/** At most this many skills per server are listed; the rest are reported. */
 export const MAX_SKILLS_PER_SERVER = 100;
 /** A `SKILL.md` over the server's `maxOutputBytes` (else the host's output cap, else this) is skipped. */
 export const DEFAULT_MAX_SKILL_BYTES = 64 * 1024;
-/** Reading one server's skills gets its connectTimeout, at most this long. */
+/** Listing one server's skills gets its connectTimeout, at most this long; fetching a SKILL.md its toolTimeout, else this. */
 export const MAX_SKILLS_LOAD_MS = 30_000;
 const MAX_LIST_PAGES = 100;
 const MAX_LISTED_RESOURCES = 10_000;
-const READ_CONCURRENCY = 8;
 
 const SkillsListResult = z.looseObject({ skills: z.array(z.unknown()).optional(), nextCursor: z.string().optional() });
 
@@ -47,6 +51,10 @@ interface ServerSkills {
   refused: Map<string, string>;
   /** Files of skills whose entry carried digests: every read of them is checked. */
   digests: Map<string, string>;
+  /** Sizes those entries gave: a read of another size is refused like a digest mismatch. */
+  sizes: Map<string, number>;
+  /** What fetched `SKILL.md`s of skills listed without frontmatter said of their use, by URI (see `learn`). */
+  learned: Map<string, Record<string, unknown>>;
   /** Roots of those skills: a read under one of them of a file not listed is refused. */
   roots: string[];
   loading: Promise<void> | undefined;
@@ -55,8 +63,9 @@ interface ServerSkills {
   reported: Set<string>;
 }
 
+/** What tells a listed skill from its earlier listing (its body is fetched on use: its digest is in `meta`). */
 function signatureOf(def: SkillDefinition): string {
-  return JSON.stringify([def.description, def.content, def.path, def.meta]);
+  return JSON.stringify([def.description, typeof def.content === "string" ? def.content : undefined, def.path, def.meta]);
 }
 
 export class McpSkills {
@@ -146,6 +155,12 @@ export class McpSkills {
     const result = await c.readResource(uri, signal);
     if (s && want) {
       const got = digestOf(result.contents, uri);
+      const size = s.sizes.get(uri);
+      const bytes = size === undefined ? undefined : byteLength(result.contents, uri);
+      if (size !== undefined && bytes !== size) {
+        void this.refresh(c);
+        throw new Error(`${uri} is not what MCP server ${c.name} listed for its skill (it is ${bytes ?? "no"} bytes, skills/list said ${size}); the content was not used. The server's skills are being read again.`);
+      }
       if (got !== want) {
         void this.refresh(c);
         throw new Error(
@@ -159,7 +174,7 @@ export class McpSkills {
   private state(c: McpConnection): ServerSkills {
     let s = this.servers.get(c.name);
     if (!s) {
-      s = { conn: c, desired: undefined, registered: new Map(), refused: new Map(), digests: new Map(), roots: [], loading: undefined, dirty: false, reported: new Set() };
+      s = { conn: c, desired: undefined, registered: new Map(), refused: new Map(), digests: new Map(), sizes: new Map(), learned: new Map(), roots: [], loading: undefined, dirty: false, reported: new Set() };
       this.servers.set(c.name, s);
     }
     return s;
@@ -219,17 +234,19 @@ export class McpSkills {
     }
   }
 
-  /** One complete read of a server's skills; undefined when the server is not there to ask (keep what we have). */
-  private async read(c: McpConnection, s: ServerSkills): Promise<Pick<ServerSkills, "desired" | "digests" | "roots"> | undefined> {
+  /**
+   * One complete read of a server's skill listing (no `SKILL.md` is read: each is fetched when the skill
+   * is used); undefined when the server is not there to ask (keep what we have).
+   */
+  private async read(c: McpConnection, s: ServerSkills): Promise<Pick<ServerSkills, "desired" | "digests" | "sizes" | "roots"> | undefined> {
     if (c.status !== "connected") return undefined;
-    const none = { desired: new Map(), digests: new Map(), roots: [] };
+    const none = { desired: new Map(), digests: new Map(), sizes: new Map(), learned: new Map(), roots: [] };
     if (c.config.skills === false || !c.capabilities?.resources) return none;
     const ms = Math.min(c.config.connectTimeout, MAX_SKILLS_LOAD_MS);
     // One signal per request, all ending at the same deadline (the SDK never removes its abort listener,
     // so a shared signal would collect one per request).
     const deadline = performance.now() + ms;
     const signal = () => AbortSignal.timeout(Math.max(1, Math.round(deadline - performance.now())));
-    const late = (err: unknown) => ((err as Error)?.name === "TimeoutError" || performance.now() >= deadline ? new Error(`no answer within ${ms} ms`) : err);
     const extension = c.capabilities.extensions?.[SKILLS_EXTENSION] !== undefined;
 
     let candidates: SkillCandidate[];
@@ -241,111 +258,118 @@ export class McpSkills {
         candidates = skills.slice(0, MAX_SKILLS_PER_SERVER);
         total = skills.length;
       } else {
-        const uris = await this.listUris(c, signal);
-        if (!uris) return undefined;
-        ({ skills: candidates, total } = skillsFromResources(uris, MAX_SKILLS_PER_SERVER));
+        const listed = await this.listResourceEntries(c, signal);
+        if (!listed) return undefined;
+        ({ skills: candidates, total } = skillsFromResources(listed.uris, MAX_SKILLS_PER_SERVER, listed.descriptions));
       }
     } catch (err) {
       if (c.status !== "connected") return undefined;
-      throw late(err);
+      throw (err as Error)?.name === "TimeoutError" || performance.now() >= deadline ? new Error(`no answer within ${ms} ms`) : err;
     }
     if (total > candidates.length) {
       const more = extension && total > MAX_SKILLS_PER_SERVER ? `more than ${MAX_SKILLS_PER_SERVER}` : String(total);
-      this.problem(c, s, `MCP server ${c.name} offers ${more} skills; only the first ${MAX_SKILLS_PER_SERVER} are read.`);
+      this.problem(c, s, `MCP server ${c.name} offers ${more} skills; only the first ${MAX_SKILLS_PER_SERVER} are listed.`);
     }
 
     const names = skillRegistryNames(c.name, candidates);
-    const maxBytes = c.config.maxOutputBytes ?? this.ctx.config.tools?.maxOutputBytes ?? DEFAULT_MAX_SKILL_BYTES;
-    const found = new Map<string, SkillDefinition>();
-    const digests = new Map<string, string>();
-    const roots: string[] = [];
-    const queue = [...candidates];
-    let gone = false;
-    const keep = (cand: SkillCandidate, def: SkillDefinition) => {
-      found.set(cand.uri, def);
-      if (cand.digests) {
-        for (const [u, d] of cand.digests) digests.set(u, d);
-        roots.push(cand.base);
-      }
-    };
-    const worker = async () => {
-      for (let cand = queue.shift(); cand && !gone; cand = queue.shift()) {
-        const named = names.get(cand.uri)!;
-        if ("error" in named) {
-          this.skipped(c, s, { uri: cand.uri, message: named.error });
-          continue;
-        }
-        if (c.status !== "connected") {
-          gone = true;
-          return;
-        }
-        try {
-          const def = await this.readSkill(c, cand, named.name, maxBytes, signal);
-          if (typeof def === "string") this.skipped(c, s, { uri: cand.uri, message: def });
-          else keep(cand, def);
-        } catch (err) {
-          if (c.status !== "connected") gone = true;
-          else {
-            this.skipped(c, s, { uri: cand.uri, message: `it could not be read: ${describeError(late(err))}` });
-            // A read that failed (not a bad SKILL.md) keeps what an earlier read found, if anything.
-            const before = [...(s.desired?.values() ?? [])].find((d) => d.path === cand.uri && d.name === named.name);
-            if (before) keep(cand, before);
-          }
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, queue.length) }, worker));
-    if (gone) return undefined;
-    // Registration order follows the server's listing, whatever order the reads finished in.
-    const desired = new Map<string, SkillDefinition>();
+    const found = { desired: new Map<string, SkillDefinition>(), digests: new Map<string, string>(), sizes: new Map<string, number>(), roots: [] as string[] };
+    // Registration order follows the server's listing.
     for (const cand of candidates) {
-      const def = found.get(cand.uri);
-      if (def) desired.set(def.name, def);
+      const named = names.get(cand.uri)!;
+      const def = "error" in named ? named.error : this.listed(c, cand, named.name, s.learned.get(cand.uri));
+      if (typeof def === "string") {
+        this.skipped(c, s, { uri: cand.uri, message: def });
+        continue;
+      }
+      found.desired.set(def.name, def);
+      if (cand.digests) {
+        for (const [u, d] of cand.digests) found.digests.set(u, d);
+        for (const [u, n] of cand.sizes ?? []) found.sizes.set(u, n);
+        found.roots.push(cand.base);
+      }
     }
-    return { desired, digests, roots };
+    return found;
   }
 
-  /** Read, check and turn one `SKILL.md` into a definition; a string says why it is skipped. */
-  private async readSkill(c: McpConnection, cand: SkillCandidate, name: string, maxBytes: number, signal: () => AbortSignal): Promise<SkillDefinition | string> {
-    const result = await c.readResource(cand.uri, signal());
-    const contents = (result.contents ?? []) as { uri?: string; text?: unknown; blob?: unknown }[];
-    const entry = contents.find((x) => x.uri === cand.uri) ?? contents[0];
-    if (!entry) return "the server returned no content for it";
-    if (typeof entry.text !== "string") return "the server returned it as binary data, not text";
-    const bytes = Buffer.byteLength(entry.text);
-    if (bytes > maxBytes) return `it is ${formatBytes(bytes)}; at most ${formatBytes(maxBytes)} are read (maxOutputBytes)`;
-    const want = cand.digests?.get(cand.uri);
-    if (want) {
-      const got = digestOf(result.contents, cand.uri);
-      if (got !== want) return `its content does not match the digest skills/list gave for it (${got} instead of ${want})`;
-    }
-    const parsed = await parseSkillFile(cand.uri, entry.text, { expectedName: expectedName(cand) });
-    if (!parsed.ok) return parsed.error;
-    const skill = parsed.skill;
-    if (cand.frontmatter) {
-      const differ = differingFields(skill.frontmatter, cand.frontmatter);
-      if (differ.length) return `its frontmatter differs from what skills/list gave for it (${differ.join(", ")})`;
-    }
+  /**
+   * A skill as its listing gives it: name, description and the frontmatter fields that steer the host
+   * (`skills/list`'s frontmatter; a `resources/list` entry gives only a description). Its body is fetched
+   * on use (`fetchSkill`). A string says why it is skipped.
+   */
+  private listed(c: McpConnection, cand: SkillCandidate, name: string, learned?: Record<string, unknown>): SkillDefinition | string {
+    const fm = cand.frontmatter;
+    const own = expectedName(cand);
+    if (fm && fm.name !== own) return `its skills/list frontmatter names it ${JSON.stringify(fm.name ?? null)}, but the last segment of its path, its name, is "${own}"`;
+    if (fm && (typeof fm.description !== "string" || !fm.description.trim())) return "its skills/list frontmatter has no description";
+    const description = (typeof fm?.description === "string" ? fm.description : cand.description)?.trim() || `Skill ${own} of MCP server ${c.name} (its listing gives no description).`;
+    const digest = cand.digests?.get(cand.uri);
+    const text = (k: string) => (typeof fm?.[k] === "string" ? { [k]: fm[k] } : {});
     return {
       name,
-      description: skill.description,
-      content: skill.body,
+      description,
+      content: () => this.fetchSkill(c, cand, name),
       path: cand.uri,
       source: `mcp:${c.name}`,
       meta: {
         scope: "mcp",
         server: c.name,
-        skillName: skill.name,
+        skillName: own,
         base: cand.base,
         files: cand.files,
-        verified: !!want,
-        allowedTools: skill.allowedTools,
-        disableModelInvocation: skill.disableModelInvocation,
-        ...(skill.license ? { license: skill.license } : {}),
-        ...(skill.compatibility ? { compatibility: skill.compatibility } : {}),
-        metadata: skill.metadata,
+        verified: !!digest,
+        ...(digest ? { digest } : {}),
+        allowedTools: splitToolList(fm?.["allowed-tools"]),
+        disableModelInvocation: fm?.["disable-model-invocation"] === true,
+        ...text("license"),
+        ...text("compatibility"),
+        ...(isRecord(fm?.metadata) ? { metadata: fm.metadata } : {}),
+        ...learned,
       },
     };
+  }
+
+  /**
+   * Fetch a skill's `SKILL.md` because it is being used, and check it as the convention asks: within the
+   * size cap, of the size and digest `skills/list` gave (a mismatch reads the listing again), a valid
+   * `SKILL.md` whose name is the skill's and whose frontmatter is the listing's, field by field.
+   * Rejects with an error naming the server and the skill; the body is never used unchecked.
+   */
+  private async fetchSkill(c: McpConnection, cand: SkillCandidate, name: string): Promise<string> {
+    const fail = (why: string) => new Error(`MCP server ${c.name}: skill ${name} (${cand.uri}) ${why}.`);
+    const maxBytes = c.config.maxOutputBytes ?? this.ctx.config.tools?.maxOutputBytes ?? DEFAULT_MAX_SKILL_BYTES;
+    const listedSize = cand.sizes?.get(cand.uri);
+    if (listedSize !== undefined && listedSize > maxBytes) throw fail(`was not read: skills/list gives its SKILL.md as ${formatBytes(listedSize)}; at most ${formatBytes(maxBytes)} are read (maxOutputBytes)`);
+    const ms = c.config.toolTimeout ?? MAX_SKILLS_LOAD_MS;
+    let result: ReadResourceResult;
+    const signal = AbortSignal.timeout(ms);
+    try {
+      result = await c.readResource(cand.uri, signal);
+    } catch (err) {
+      throw fail(`could not be read: ${signal.aborted ? `no answer within ${ms} ms` : describeError(err)}`);
+    }
+    const checked = await checkSkillFile(cand, result, maxBytes);
+    if ("problem" in checked) {
+      if (checked.tampered) void this.refresh(c);
+      throw fail(`was not loaded: ${checked.problem}`);
+    }
+    if (!cand.frontmatter) this.learn(c, cand, checked);
+    return checked.body;
+  }
+
+  /**
+   * A skill listed without frontmatter (`resources/list`): what its `SKILL.md` says of how the host may use
+   * it (`allowed-tools`, `disable-model-invocation`) is known once fetched; it is registered again with
+   * it, and kept for the listings after. This use goes on; from the next, the catalog and grants follow it.
+   */
+  private learn(c: McpConnection, cand: SkillCandidate, file: SkillFile): void {
+    const s = this.servers.get(c.name);
+    const steer = { allowedTools: file.allowedTools, disableModelInvocation: file.disableModelInvocation };
+    if (!s || canonical(s.learned.get(cand.uri)) === canonical(steer)) return;
+    s.learned.set(cand.uri, steer);
+    const def = [...(s.desired?.values() ?? [])].find((d) => d.path === cand.uri);
+    if (!def) return;
+    s.desired!.set(def.name, { ...def, meta: { ...def.meta, ...steer } });
+    this.apply(s);
   }
 
   /** Every `skills/list` entry (bounded pages); the extension's listing may be partial or empty. */
@@ -363,17 +387,47 @@ export class McpSkills {
     return all;
   }
 
-  /** Every listed resource URI (bounded pages and count); undefined when the server went away meanwhile. */
-  private async listUris(c: McpConnection, signal: () => AbortSignal): Promise<string[] | undefined> {
+  /** Every listed resource URI and the descriptions given (bounded pages and count); undefined when the server went away meanwhile. */
+  private async listResourceEntries(c: McpConnection, signal: () => AbortSignal): Promise<{ uris: string[]; descriptions: Map<string, string> } | undefined> {
     const uris: string[] = [];
+    const descriptions = new Map<string, string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES && uris.length < MAX_LISTED_RESOURCES; page++) {
       if (c.status !== "connected") return undefined;
       const r = await c.listResources(cursor, signal());
-      for (const res of r.resources) if (typeof res.uri === "string") uris.push(res.uri);
+      for (const res of r.resources) {
+        if (typeof res.uri !== "string") continue;
+        uris.push(res.uri);
+        if (typeof res.description === "string" && res.description.trim()) descriptions.set(res.uri, res.description);
+      }
       if (!r.nextCursor || r.nextCursor === cursor) break;
       cursor = r.nextCursor;
     }
-    return uris.slice(0, MAX_LISTED_RESOURCES);
+    return { uris: uris.slice(0, MAX_LISTED_RESOURCES), descriptions };
   }
+}
+
+/**
+ * The checks of a fetched `SKILL.md` (see `fetchSkill`): its body, or the problem (`tampered`: it is
+ * not what `skills/list` gave, by size or digest).
+ */
+async function checkSkillFile(cand: SkillCandidate, result: ReadResourceResult, maxBytes: number): Promise<SkillFile | { problem: string; tampered?: boolean }> {
+  const contents = (result.contents ?? []) as { uri?: string; text?: unknown; blob?: unknown }[];
+  const entry = contents.find((x) => x.uri === cand.uri) ?? contents[0];
+  if (!entry) return { problem: "the server returned no content for it" };
+  if (typeof entry.text !== "string") return { problem: "the server returned it as binary data, not text" };
+  const bytes = Buffer.byteLength(entry.text);
+  if (bytes > maxBytes) return { problem: `it is ${formatBytes(bytes)}; at most ${formatBytes(maxBytes)} are read (maxOutputBytes)` };
+  const size = cand.sizes?.get(cand.uri);
+  if (size !== undefined && bytes !== size) return { problem: `it is ${bytes} bytes, but skills/list gave its size as ${size}; the content was not used`, tampered: true };
+  const want = cand.digests?.get(cand.uri);
+  const got = want && digestOf(result.contents, cand.uri);
+  if (want && got !== want) return { problem: `its content does not match the digest skills/list gave for it (${got} instead of ${want}); the content was not used`, tampered: true };
+  const parsed = await parseSkillFile(cand.uri, entry.text, { expectedName: expectedName(cand) });
+  if (!parsed.ok) return { problem: `its SKILL.md is not valid: ${parsed.error}` };
+  if (cand.frontmatter) {
+    const differ = differingFields(parsed.skill.frontmatter, cand.frontmatter);
+    if (differ.length) return { problem: `its frontmatter differs from what skills/list gave for it (${differ.join(", ")})` };
+  }
+  return parsed.skill;
 }

@@ -29,8 +29,12 @@ export interface SkillCandidate extends SkillLocation {
   files: string[];
   /** From `skills/list`: the digest (`sha256:<hex>`) of every file, `SKILL.md` included. */
   digests?: Map<string, string>;
+  /** From `skills/list`: the byte size of files whose entry gives one (a read of another size is refused). */
+  sizes?: Map<string, number>;
   /** From `skills/list`: the frontmatter the listing promises (the `SKILL.md` must carry the same). */
   frontmatter?: Record<string, unknown>;
+  /** From `resources/list`: the `SKILL.md` resource's description (the catalog's, until it is read). */
+  description?: string;
 }
 
 export interface SkillProblem {
@@ -57,13 +61,13 @@ export function expectedName(loc: SkillLocation): string {
  * `skill://…/SKILL.md` is a skill, and its files are the other listed URIs under its root. At most
  * `max` skills, in listing order; `total` says how many were listed.
  */
-export function skillsFromResources(uris: readonly string[], max: number): { skills: SkillCandidate[]; total: number } {
+export function skillsFromResources(uris: readonly string[], max: number, descriptions?: ReadonlyMap<string, string>): { skills: SkillCandidate[]; total: number } {
   const unique = [...new Set(uris)];
   const locations = unique.filter((u) => /^skill:\/\//i.test(u)).map(skillLocation).filter((l): l is SkillLocation => !!l);
-  const skills = locations.slice(0, max).map((loc) => ({
-    ...loc,
-    files: unique.filter((u) => u !== loc.uri && u.startsWith(`${loc.base}/`)).sort(),
-  }));
+  const skills = locations.slice(0, max).map((loc) => {
+    const description = descriptions?.get(loc.uri);
+    return { ...loc, files: unique.filter((u) => u !== loc.uri && u.startsWith(`${loc.base}/`)).sort(), ...(description ? { description } : {}) };
+  });
   return { skills, total: locations.length };
 }
 
@@ -94,7 +98,7 @@ export function skillsFromListing(entries: readonly unknown[]): { skills: SkillC
       bad("the skills/list entry has no frontmatter object");
       continue;
     }
-    if (e.resources === undefined) {
+    if (e.resources === undefined || e.resources === "dynamic") {
       // Allowed for generated skills: nothing to verify against, files unknown.
       skills.push({ ...loc, files: [], frontmatter: e.frontmatter });
       continue;
@@ -104,20 +108,26 @@ export function skillsFromListing(entries: readonly unknown[]): { skills: SkillC
       continue;
     }
     const digests = new Map<string, string>();
+    const sizes = new Map<string, number>();
     let problem: string | undefined;
     for (const r of e.resources) {
       const fileUri = isRecord(r) && typeof r.uri === "string" ? r.uri : undefined;
       const digest = isRecord(r) && typeof r.digest === "string" ? r.digest : undefined;
+      const size = isRecord(r) ? r.size : undefined;
       if (!fileUri || !digest || !DIGEST_RE.test(digest)) problem ??= `its resources hold an entry without a uri and a sha256:<64 hex> digest (${JSON.stringify(r)?.slice(0, 120)})`;
       else if (fileUri !== uri && !fileUri.startsWith(`${loc.base}/`)) problem ??= `its resources list ${fileUri}, which is outside the skill`;
-      else digests.set(fileUri, digest);
+      else if (size !== undefined && !(Number.isSafeInteger(size) && (size as number) >= 0)) problem ??= `its resources give ${fileUri} a size that is not a byte count (${JSON.stringify(size)})`;
+      else {
+        digests.set(fileUri, digest);
+        if (size !== undefined) sizes.set(fileUri, size as number);
+      }
     }
     if (!problem && !digests.has(uri)) problem = "its resources do not list the SKILL.md itself";
     if (problem) {
       bad(problem);
       continue;
     }
-    skills.push({ ...loc, files: [...digests.keys()].filter((u) => u !== uri).sort(), digests, frontmatter: e.frontmatter });
+    skills.push({ ...loc, files: [...digests.keys()].filter((u) => u !== uri).sort(), digests, sizes, frontmatter: e.frontmatter });
   }
   return { skills, problems };
 }
@@ -178,6 +188,14 @@ export function digestOf(contents: readonly Contents[] | undefined, uri: string)
   if (!c) return undefined;
   const bytes = typeof c.text === "string" ? Buffer.from(c.text, "utf8") : typeof c.blob === "string" ? Buffer.from(c.blob, "base64") : undefined;
   return bytes && `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+}
+
+/** The byte length of a read resource's content (text as UTF-8, blob decoded); undefined without content. */
+export function byteLength(contents: readonly Contents[] | undefined, uri: string): number | undefined {
+  const list = contents ?? [];
+  const c = list.find((x) => x.uri === uri) ?? list[0];
+  if (!c) return undefined;
+  return typeof c.text === "string" ? Buffer.byteLength(c.text, "utf8") : typeof c.blob === "string" ? Buffer.from(c.blob, "base64").length : undefined;
 }
 
 /** JSON with sorted keys, to compare frontmatter field by field whatever the order. */

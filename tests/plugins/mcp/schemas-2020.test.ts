@@ -7,6 +7,7 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { agent, project } from "./_cli.js";
+import { undeclaredDialect } from "../../../plugins/mcp/schema-dialect.js";
 import { cleanup, FIXTURES } from "./_helpers.js";
 
 afterAll(cleanup);
@@ -32,6 +33,29 @@ describe("input schemas", () => {
     const bad = await call("tuple07", { t: [1] });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("t[0]: must be string");
+  });
+});
+
+describe("draft-07 written without $schema", () => {
+  it("items as an array, additionalItems, definitions: read as draft-07, so the tuple is checked", { timeout: 60_000 }, async () => {
+    expect(await call("bare07", { t: ["x"] })).toMatchObject({ code: 0, stdout: '{"t":["x"]}\n' });
+    const wrong = await call("bare07", { t: [1] });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("t[0]: must be string");
+    const longer = await call("bare07", { t: ["x", "y"] });
+    expect(longer.code).toBe(2);
+    expect(longer.stderr).toContain("must NOT have more than 1 items");
+  });
+
+  it("only what can mean nothing else decides; a 2020-12 keyword anywhere keeps 2020-12", () => {
+    expect(undeclaredDialect({ type: "object", properties: { t: { type: "array", items: [{ type: "string" }] } } })).toBe("draft-07");
+    expect(undeclaredDialect({ type: "object", properties: { t: { type: "array", items: { type: "string" } } } })).toBe("2020-12");
+    expect(undeclaredDialect({ type: "object", dependencies: { a: ["b"] } })).toBe("draft-07");
+    // Property names are not keywords, nor are enum values.
+    expect(undeclaredDialect({ type: "object", properties: { definitions: { type: "string" }, additionalItems: { type: "number" } } })).toBe("2020-12");
+    expect(undeclaredDialect({ type: "object", properties: { k: { enum: [{ additionalItems: 1 }] } } })).toBe("2020-12");
+    expect(undeclaredDialect({ type: "object", definitions: { a: { type: "string" } }, $defs: { b: { type: "string" } } })).toBe("2020-12");
+    expect(undeclaredDialect({ type: "object", properties: { p: { prefixItems: [{}], items: [{}] } } })).toBe("2020-12");
   });
 });
 

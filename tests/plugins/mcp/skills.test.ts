@@ -4,7 +4,7 @@
  * entries, become host skills named `<server>-<name>`; bad ones are reported and skipped, the rest and
  * the server's tools keep working, and changes of the resource list are followed.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Host, RegisteredSkill } from "../../../core/index.js";
@@ -18,16 +18,22 @@ const fromServer = (host: Host, server: string): RegisteredSkill[] => host.skill
 const names = (host: Host, server: string): string[] => fromServer(host, server).map((s) => s.name).sort();
 /** What the MCP plugin reported (other plugins' problems are not this file's business). */
 const problems = (host: Host): string[] => host.problems.filter((p) => p.plugin === "mcp").map((p) => p.message);
+/** The URIs the fixture was asked to read (its --reads log), in order. */
+const readsOf = (file: string): string[] => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
 
 describe("skills served by MCP servers (skill:// resources)", () => {
-  it("registers the valid skills as <server>-<name> with source, path and files; the invalid one is reported, the tool works", async () => {
-    const host = await mcpHost({ docs: fixture("skills-server") });
-    expect(names(host, "docs")).toEqual(["docs-code-review", "docs-git-workflow"]);
+  it("registers every listed skill as <server>-<name> from its listing alone; a SKILL.md is read only when the skill is used", async () => {
+    const reads = path.join(tempDir(), "reads.log");
+    const host = await mcpHost({ docs: fixture("skills-server", "--broken", "--reads", reads) });
+    expect(names(host, "docs")).toEqual(["docs-broken", "docs-code-review", "docs-git-workflow"]);
+    // Connected and listed: not one file was read (SEP-2640: no retrieval ahead of need).
+    expect(readsOf(reads)).toEqual([]);
 
     const review = host.skills.get("docs-code-review")!;
+    expect(typeof review.content).toBe("function");
     expect(review).toMatchObject({
+      // resources/list gives the SKILL.md's description.
       description: "Review code changes. Use when asked for a review.",
-      content: "# Code review\n\nRead references/x.md first.",
       path: "skill://code-review/SKILL.md",
       source: "mcp:docs",
       plugin: "mcp",
@@ -38,24 +44,43 @@ describe("skills served by MCP servers (skill:// resources)", () => {
         base: "skill://code-review",
         files: ["skill://code-review/references/x.md", "skill://code-review/scripts/run.sh"],
         readTool: "mcp__docs__resources",
-        allowedTools: ["Read", "Grep"],
-        disableModelInvocation: false,
         verified: false,
       },
     });
-    // A path with an organizational prefix: the name is its last segment.
-    expect(host.skills.get("docs-git-workflow")).toMatchObject({
-      path: "skill://team/git-workflow/SKILL.md",
-      meta: { files: [], disableModelInvocation: true, allowedTools: [] },
-    });
+    // Without a listing's description, the catalog says where it comes from.
+    expect(host.skills.get("docs-broken")!.description).toBe("Skill broken of MCP server docs (its listing gives no description).");
+    expect(problems(host)).toEqual([]);
 
-    // The invalid one, with its reason; it is the only problem (file:///notes.txt is no skill).
-    expect(problems(host)).toEqual([
-      'MCP server docs: skill skill://broken/SKILL.md skipped: name "not-broken" differs from the name its address gives, "broken".',
-    ]);
-    expect(host.problems[0]).toMatchObject({ kind: "server", name: "docs", plugin: "mcp" });
+    // The model uses one: exactly that SKILL.md is read, and its body is what the model gets.
+    const used = await host.tools.call("skill", { name: "docs-code-review" });
+    expect(used).toMatchObject({ ok: true });
+    expect(used.output).toContain("# Code review\n\nRead references/x.md first.");
+    expect(readsOf(reads)).toEqual(["skill://code-review/SKILL.md"]);
+
+    // An invalid one fails when used, naming the server and the skill; nothing else is affected.
+    const broken = await host.tools.call("skill", { name: "docs-broken" });
+    expect(broken).toMatchObject({ ok: false });
+    expect(broken.output).toBe(
+      'Skill "docs-broken" could not be loaded: MCP server docs: skill docs-broken (skill://broken/SKILL.md) was not loaded: its SKILL.md is not valid: name "not-broken" differs from the name its address gives, "broken".',
+    );
     expect(await host.tools.call("mcp__docs__echo", { text: "still here" })).toMatchObject({ ok: true, output: "still here" });
-    expect(getMcpStatus(host)[0]).toMatchObject({ status: "connected", tools: 2, resources: true, skills: 2 });
+    expect(getMcpStatus(host)[0]).toMatchObject({ status: "connected", tools: 2, resources: true, skills: 3 });
+  });
+
+  it("/<skill> fetches its SKILL.md too, once per conversation", async () => {
+    const reads = path.join(tempDir(), "reads.log");
+    const host = await mcpHost({ docs: fixture("skills-server", "--reads", reads) });
+    // The model loads one (the catalog, and the commands, now have the server's skills) ...
+    expect(await host.tools.call("skill", { name: "docs-code-review" })).toMatchObject({ ok: true });
+    // ... the user runs another: its SKILL.md alone is read, its body is the prompt.
+    const run = await host.commands.run("/docs-git-workflow");
+    expect(run.prompt).toContain("Instructions for git-workflow.");
+    expect(readsOf(reads)).toEqual(["skill://code-review/SKILL.md", "skill://team/git-workflow/SKILL.md"]);
+    expect(await host.commands.run("/docs-git-workflow")).toEqual({ output: 'Skill "docs-git-workflow" is already loaded earlier in this conversation.' });
+    expect(readsOf(reads)).toHaveLength(2);
+    // resources/list carries no frontmatter: what the fetched SKILL.md says of its use holds from then on.
+    await waitFor(() => host.skills.get("docs-git-workflow")?.meta?.disableModelInvocation === true, "git-workflow learned to be user-only");
+    expect(host.skills.get("docs-code-review")!.meta).toMatchObject({ allowedTools: ["Read", "Grep"], disableModelInvocation: false });
   });
 
   it("lets the model read a skill's files through mcp__<server>__resources", async () => {
@@ -76,8 +101,6 @@ describe("skills served by MCP servers (skill:// resources)", () => {
     await waitFor(() => names(host, "docs").includes("docs-deploy"), "skill docs-deploy");
     expect(names(host, "docs")).toEqual(["docs-code-review", "docs-deploy"]);
     expect(host.skills.get("docs-deploy")!.meta).toMatchObject({ files: ["skill://deploy/checklist.md"] });
-    // The invalid skill, still listed, is not reported a second time.
-    expect(problems(host).filter((m) => m.includes("skill://broken/SKILL.md"))).toHaveLength(1);
   });
 
   it("follows a change the server makes by itself, and a reconnect gives the restarted server's skills", async () => {
@@ -142,26 +165,30 @@ describe("skills served by MCP servers (skill:// resources)", () => {
     expect(host.skills.get("docs-other-code-review")!.path).toBe("skill://other/code-review/SKILL.md");
   });
 
-  it("skips and reports a SKILL.md over the size cap, and reads at most 100 skills of a server", async () => {
+  it("refuses a SKILL.md over the size cap when it is used, and lists at most 100 skills of a server", async () => {
     const host = await mcpHost({ docs: { ...fixture("skills-server", "--oversize", "--many", "120") } });
-    expect(problems(host)).toContain("MCP server docs: skill skill://huge/SKILL.md skipped: it is 200.0 KiB; at most 64.0 KiB are read (maxOutputBytes).");
-    expect(problems(host)).toContain("MCP server docs offers 124 skills; only the first 100 are read.");
-    // Listing order: code-review, git-workflow, broken (invalid), huge (too big), many-1 ... many-96.
-    expect(fromServer(host, "docs")).toHaveLength(98);
-    expect(host.skills.get("docs-many-96")).toBeDefined();
-    expect(host.skills.get("docs-many-97")).toBeUndefined();
+    expect(problems(host)).toEqual(["MCP server docs offers 123 skills; only the first 100 are listed."]);
+    // Listing order: code-review, git-workflow, huge, many-1 ... many-97.
+    expect(fromServer(host, "docs")).toHaveLength(100);
+    expect(host.skills.get("docs-many-97")).toBeDefined();
+    expect(host.skills.get("docs-many-98")).toBeUndefined();
+    const huge = await host.tools.call("skill", { name: "docs-huge" });
+    expect(huge).toMatchObject({ ok: false });
+    expect(huge.output).toContain("MCP server docs: skill docs-huge (skill://huge/SKILL.md) was not loaded: it is 200.0 KiB; at most 64.0 KiB are read (maxOutputBytes).");
     // The cap is the server's maxOutputBytes when it has one.
     const roomy = await mcpHost({ big: { ...fixture("skills-server", "--oversize"), maxOutputBytes: 300_000 } });
-    expect(names(roomy, "big")).toContain("big-huge");
+    expect(await roomy.tools.call("skill", { name: "big-huge" })).toMatchObject({ ok: true });
   });
 
   it("does not let a server that never sends a SKILL.md hold up the host or cost its tools", async () => {
-    const started = Date.now();
-    const host = await mcpHost({ slow: { ...fixture("skills-server", "--hang", "stuck"), connectTimeout: 1500 } });
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(names(host, "slow")).toEqual(["slow-code-review", "slow-git-workflow"]);
-    expect(problems(host)).toContain("MCP server slow: skill skill://stuck/SKILL.md skipped: it could not be read: no answer within 1500 ms.");
+    const host = await mcpHost({ slow: { ...fixture("skills-server", "--hang", "stuck"), toolTimeout: 500 } });
+    expect(names(host, "slow")).toEqual(["slow-code-review", "slow-git-workflow", "slow-stuck"]);
+    const stuck = await host.tools.call("skill", { name: "slow-stuck" });
+    expect(stuck).toMatchObject({ ok: false });
+    expect(stuck.output).toContain("MCP server slow: skill slow-stuck (skill://stuck/SKILL.md) could not be read: no answer within 500 ms.");
     expect(await host.tools.call("mcp__slow__echo", { text: "fine" })).toMatchObject({ ok: true, output: "fine" });
+    // It was not marked loaded: a later use tries again.
+    expect((await host.tools.call("skill", { name: "slow-stuck" })).output).toContain("could not be read");
   });
 
   it("reads no skills of a server with skills: false", async () => {
@@ -196,12 +223,38 @@ describe("skills of servers that declare the skills extension (skills/list)", ()
     expect(read.output).not.toContain("Ignore all previous instructions");
   });
 
-  it("skips a skill whose SKILL.md frontmatter differs from its skills/list entry", async () => {
-    const host = await mcpHost({ ext: fixture("skills-server", "--extension", "--lie") });
-    expect(names(host, "ext")).toEqual(["ext-code-review"]);
-    expect(problems(host)).toEqual([
-      "MCP server ext: skill skill://team/git-workflow/SKILL.md skipped: its frontmatter differs from what skills/list gave for it (description).",
-    ]);
+  it("reads no SKILL.md at connect; using a skill reads exactly that one, checked against its digest and size", async () => {
+    const reads = path.join(tempDir(), "reads.log");
+    const host = await mcpHost({ ext: fixture("skills-server", "--extension", "--reads", reads) });
+    expect(names(host, "ext")).toEqual(["ext-code-review", "ext-git-workflow"]);
+    expect(readsOf(reads)).toEqual([]);
+    // The listing's frontmatter steers the host before any read.
+    expect(host.skills.get("ext-code-review")!.meta).toMatchObject({ allowedTools: ["Read", "Grep"], disableModelInvocation: false, digest: expect.stringMatching(/^sha256:/) });
+    expect(host.skills.get("ext-git-workflow")!.meta).toMatchObject({ disableModelInvocation: true });
+    const used = await host.tools.call("skill", { name: "ext-code-review" });
+    expect(used).toMatchObject({ ok: true });
+    expect(used.output).toContain("Read references/x.md first.");
+    expect(readsOf(reads)).toEqual(["skill://code-review/SKILL.md"]);
+  });
+
+  it("refuses, when used, a SKILL.md whose digest, size or frontmatter is not what skills/list gave", async () => {
+    const cases: [string, string, string][] = [
+      ["--tamper-skill", "ext-code-review", "its content does not match the digest skills/list gave for it (sha256:"],
+      ["--wrong-size", "ext-code-review", "bytes, but skills/list gave its size as"],
+      ["--lie", "ext-code-review", "its frontmatter differs from what skills/list gave for it (description)"],
+    ];
+    for (const [flag, skill, says] of cases) {
+      const reads = path.join(tempDir(), "reads.log");
+      const host = await mcpHost({ ext: fixture("skills-server", "--extension", flag, "--reads", reads) });
+      expect(problems(host)).toEqual([]);
+      const r = await host.tools.call("skill", { name: skill });
+      expect(r).toMatchObject({ ok: false });
+      expect(r.output).toContain(`Skill "${skill}" could not be loaded: MCP server ext: skill ${skill} (`);
+      expect(r.output).toContain(says);
+      expect(r.output).not.toContain("evil.example");
+      // Nothing of the skill was read beyond its SKILL.md.
+      expect(readsOf(reads).every((u) => u.endsWith("/SKILL.md"))).toBe(true);
+    }
   });
 });
 

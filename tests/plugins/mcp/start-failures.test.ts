@@ -87,6 +87,8 @@ describe("a server that fails at start-up", () => {
     const call = await agent(p, ["--permission-mode", "bypass", "call", "mcp__die__anything", "{}"]);
     expect(call.code).toBe(1);
     expect(call.stderr).toContain(`the MCP server 'die' failed to start: ${cause}`);
+    // Said once: the call's error gives the cause, so the start-up notice with the same cause is not printed too.
+    expect(call.stderr.split(cause)).toHaveLength(2);
     expect(call.stderr).not.toContain("Unknown tool");
     expect(spawns.starts()).toBe(3);
 

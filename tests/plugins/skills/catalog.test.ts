@@ -66,7 +66,7 @@ test("disabled, always-on and user-only skills stay out of the catalog (and its 
 });
 
 test("descriptions are one line in the catalog; a skill without a path shows its source", () => {
-  const c = buildCatalog([{ name: "remote", description: "Two\nlines.", content: "", source: "mcp:docs", plugin: "mcp" }], settingsOf(undefined), ROOT);
+  const c = buildCatalog([{ name: "remote", description: "Two\nlines.", content: () => Promise.resolve(""), source: "mcp:docs", plugin: "mcp" }], settingsOf(undefined), ROOT);
   expect(c.text).toContain("- remote: Two lines. (mcp:docs)");
 });
 

@@ -111,14 +111,14 @@ test("/<skill> sends the body and the arguments as the prompt; user-only skills 
   );
 
   // disable-model-invocation: out of the catalog and the tool, still a command.
-  expect((await t.host.tools.call("skill", { name: "secret-handshake" })).outcome).toBe("invalid");
+  expect(await t.host.tools.call("skill", { name: "secret-handshake" })).toMatchObject({ ok: false, output: 'Skill "secret-handshake" is not available now.' });
   expect((await t.host.commands.run("/secret-handshake")).prompt).toContain("Instructions of secret-handshake.");
   expect(t.host.commands.get("secret-handshake")).toMatchObject({ source: "project:.claude/skills", argumentHint: "[args]" });
 
   // disabled: not registered, no command, not loadable.
   expect(t.host.skills.get("hidden-one")).toBeUndefined();
   expect(t.host.commands.get("hidden-one")).toBeUndefined();
-  expect((await t.host.tools.call("skill", { name: "hidden-one" })).outcome).toBe("invalid");
+  expect(await t.host.tools.call("skill", { name: "hidden-one" })).toMatchObject({ ok: false, output: 'Skill "hidden-one" is not available now.' });
 });
 
 test("$ARGUMENTS in a skill's body takes the command's arguments", async () => {
