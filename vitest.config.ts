@@ -1,4 +1,31 @@
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/**
+ * The files that take a minute or more, started first: with two workers a long file started last is the
+ * run's tail. Vitest orders by the durations it cached, but a fresh clone (CI) has no cache and orders by
+ * file size, which put these last. A hint for the schedule only: a file missing here just runs in its turn.
+ */
+const LONG_FILES = [
+  "tests/cli/trust-hostile.test.ts",
+  "tests/e2e/npm-flow.test.ts",
+  "tests/conformance/conformance.test.ts",
+  "tests/e2e/plugin-author-flow.test.ts",
+  "tests/cli/escapes.test.ts",
+  "tests/faults/catalog.test.ts",
+  "tests/faults/config-lock.test.ts",
+];
+
+class LongFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = LONG_FILES.findIndex((name) => f.moduleId.replaceAll("\\", "/").endsWith(name));
+      return i < 0 ? LONG_FILES.length : i;
+    };
+    return sorted.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
+  }
+}
 
 export default defineConfig({
   test: {
@@ -11,6 +38,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     maxWorkers: 2,
+    sequence: { sequencer: LongFilesFirst },
     // The CLI and fixtures read the real environment; keep the user's config (and Claude Code's) out of every test.
     // Every test's project is trusted (AGENT_TRUST=1), as a user's own project is; the trust tests unset it.
     env: { AGENT_TRUST: "1", AGENT_CONFIG_HOME: "/nonexistent/agent-config-home", CLAUDE_CONFIG_DIR: "/nonexistent/claude-config-dir", NO_COLOR: "1" },
