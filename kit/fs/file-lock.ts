@@ -157,15 +157,32 @@ function timedOut(file: string, lock: string, seen: ReturnType<typeof readOwner>
   );
 }
 
+/**
+ * One wait for the lock on `file`: each call says how long it has waited, throws once the bound is
+ * passed, and tells the holder (once) after a second of waiting.
+ */
+function lockWait(file: string, lock: string, options: FileLockOptions | undefined): (seen: ReturnType<typeof readOwner>) => number {
+  const bound = waitBound(options);
+  const start = Date.now();
+  let told = false;
+  return (seen) => {
+    const waited = Date.now() - start;
+    if (waited >= bound) throw timedOut(file, lock, seen, waited);
+    if (!told && seen && waited >= NOTICE_AFTER_MS) {
+      told = true;
+      (options?.onWait ?? ((h) => process.stderr.write(`agent: waiting: ${h}\n`)))(describe(file, seen));
+    }
+    return bound - waited;
+  };
+}
+
 /** Run `fn` holding the lock on `file` (synchronously: it must not await). */
 export function withFileLock<T>(file: string, fn: () => T, options?: FileLockOptions): T {
   const lock = lockFileOf(file);
   if (held.has(lock)) throw new AgentError("E_FILE_LOCKED", `${file} is already being changed by this process (a nested change of the same file); nothing was changed.`);
   const staleMs = options?.staleMs ?? DEFAULT_STALE_MS;
-  const bound = waitBound(options);
-  const start = Date.now();
+  const waited = lockWait(file, lock, options);
   let pause = 2;
-  let told = false;
   for (;;) {
     const got = attempt(file, lock, staleMs);
     if (isOwner(got)) {
@@ -176,13 +193,8 @@ export function withFileLock<T>(file: string, fn: () => T, options?: FileLockOpt
         release(lock, got);
       }
     }
-    const waited = Date.now() - start;
-    if (waited >= bound) throw timedOut(file, lock, got, waited);
-    if (!told && got && waited >= NOTICE_AFTER_MS) {
-      told = true;
-      (options?.onWait ?? ((h) => process.stderr.write(`agent: waiting: ${h}\n`)))(describe(file, got));
-    }
-    sleepSync(Math.min(pause, bound - waited) + Math.random() * pause);
+    const left = waited(got);
+    sleepSync(Math.min(pause, left) + Math.random() * pause);
     pause = Math.min(pause * 2, 50);
   }
 }
@@ -194,9 +206,7 @@ export function withFileLock<T>(file: string, fn: () => T, options?: FileLockOpt
 export async function withFileLockAsync<T>(file: string, fn: () => Promise<T>, options?: FileLockOptions): Promise<T> {
   const lock = lockFileOf(file);
   const staleMs = options?.staleMs ?? DEFAULT_STALE_MS;
-  const bound = waitBound(options);
-  const start = Date.now();
-  let told = false;
+  const waited = lockWait(file, lock, options);
   for (;;) {
     const got = held.has(lock) ? readOwner(lock) : attempt(file, lock, staleMs);
     if (isOwner(got)) {
@@ -217,12 +227,7 @@ export async function withFileLockAsync<T>(file: string, fn: () => Promise<T>, o
         release(lock, got);
       }
     }
-    const waited = Date.now() - start;
-    if (waited >= bound) throw timedOut(file, lock, got, waited);
-    if (!told && got && waited >= NOTICE_AFTER_MS) {
-      told = true;
-      (options?.onWait ?? ((h) => process.stderr.write(`agent: waiting: ${h}\n`)))(describe(file, got));
-    }
+    waited(got);
     await new Promise((r) => setTimeout(r, 20 + Math.random() * 30));
   }
 }
