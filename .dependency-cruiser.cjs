@@ -11,7 +11,7 @@ module.exports = {
       comment: "core/ is the small core: it imports nothing from plugins/, cli/, commands/, examples/ or sandbox/ (the OS sandbox: the composition root passes it).",
       severity: "error",
       from: { path: "^core/" },
-      to: { path: "^(plugins|cli|commands|examples|skills|sandbox)/" },
+      to: { path: "^(plugins|cli|commands|examples|skills|sandbox|testing)/" },
     },
     {
       name: "kit-knows-no-host",
@@ -22,10 +22,10 @@ module.exports = {
     },
     {
       name: "public-api-only",
-      comment: "Plugins, commands and the CLI use core and kit only through their entries (core/index.ts, core/embed.ts, core/testing.ts, kit/index.ts), as a third party would.",
+      comment: "Plugins, commands and the CLI use core and kit only through their entries (core/index.ts, core/embed.ts, kit/index.ts), as a third party would.",
       severity: "error",
       from: { path: "^(plugins|commands|cli)/" },
-      to: { path: "^(core|kit)/", pathNot: "^(core/(index|embed|testing)|kit/index)\\.ts$" },
+      to: { path: "^(core|kit)/", pathNot: "^(core/(index|embed)|kit/index)\\.ts$" },
     },
     {
       name: "sandbox-uses-the-contract",
@@ -33,6 +33,13 @@ module.exports = {
       severity: "error",
       from: { path: "^sandbox/" },
       to: { path: "^(core|plugins|cli|commands|examples|skills)/", pathNot: "^core/(index|embed)\\.ts$" },
+    },
+    {
+      name: "testing-uses-the-contract",
+      comment: "testing/ (agent-host/testing, the plugin author's test host) builds on the kernel's entries as a plugin author's own harness would.",
+      severity: "error",
+      from: { path: "^testing/" },
+      to: { path: "^(core|plugins|cli|commands|examples|skills|sandbox)/", pathNot: "^core/(index|embed)\\.ts$" },
     },
     {
       name: "plugins-stay-apart",

@@ -29,7 +29,7 @@ const englishOnlyZod: Plugin = {
 export default defineConfig({
   entry: {
     index: "core/index.ts",
-    testing: "core/testing.ts",
+    testing: "testing/index.ts",
     kit: "kit/index.ts",
     embed: "core/embed.ts",
     builtins: "cli/builtins.ts",
@@ -39,7 +39,7 @@ export default defineConfig({
   format: ["esm"],
   target: "node20",
   platform: "node",
-  dts: { entry: { index: "core/index.ts", testing: "core/testing.ts", kit: "kit/index.ts", embed: "core/embed.ts", builtins: "cli/builtins.ts" } },
+  dts: { entry: { index: "core/index.ts", testing: "testing/index.ts", kit: "kit/index.ts", embed: "core/embed.ts", builtins: "cli/builtins.ts" } },
   splitting: true,
   sourcemap: true,
   clean: true,

@@ -31,7 +31,7 @@ async function cruise(cwd: string, dirs: string[]): Promise<{ code: number; outp
 
 describe("import rules (dependency-cruiser)", () => {
   test("the repository keeps every rule", async () => {
-    const r = await cruise(REPO_ROOT, ["core", "kit", "cli", "plugins", "commands", "sandbox"]);
+    const r = await cruise(REPO_ROOT, ["core", "kit", "cli", "plugins", "commands", "sandbox", "testing"]);
     expect(r.output).toContain("no dependency violations found");
     expect(r.code).toBe(0);
   });
@@ -50,10 +50,13 @@ describe("import rules (dependency-cruiser)", () => {
     // Types that refer to each other across two files: a cycle of type-only imports, gone at runtime.
     writeFile(path.join(dir, "core/plugin-types.ts"), 'import type { Host } from "./host-types.js";\nexport interface Plugin { host: Host }\n');
     writeFile(path.join(dir, "core/host-types.ts"), 'import type { Plugin } from "./plugin-types.js";\nexport interface Host { plugins: Plugin[] }\n');
-    const r = await cruise(dir, ["core", "kit", "cli", "plugins"]);
+    // The layers beside the kernel (the OS sandbox, the plugin author's test host) use its entries only.
+    writeFile(path.join(dir, "sandbox/bwrap.ts"), 'import { x } from "../core/host.js";\nexport const s = x;\n');
+    writeFile(path.join(dir, "testing/index.ts"), 'import { x } from "../core/host.js";\nexport const t = x;\n');
+    const r = await cruise(dir, ["core", "kit", "cli", "plugins", "sandbox", "testing"]);
     expect(r.code).not.toBe(0);
     expect(r.output, "a CLI file importing a kit file other than kit/index.ts").toMatch(/error public-api-only: cli\/main\.ts → kit\/fs\.ts/);
-    for (const rule of ["core-knows-no-plugin", "kit-knows-no-host", "public-api-only", "plugins-stay-apart", "plugins-know-no-cli", "only-the-composition-root-picks-plugins", "no-circular"]) {
+    for (const rule of ["core-knows-no-plugin", "kit-knows-no-host", "public-api-only", "plugins-stay-apart", "plugins-know-no-cli", "only-the-composition-root-picks-plugins", "sandbox-uses-the-contract", "testing-uses-the-contract", "no-circular"]) {
       expect(r.output, rule).toContain(`error ${rule}:`);
     }
     expect(r.output, "a type-only cycle").toMatch(/error no-circular: core\/(plugin|host)-types\.ts → \n\s+core\/(host|plugin)-types\.ts/);
@@ -70,7 +73,7 @@ function sources(dir: string): string[] {
   return out;
 }
 
-const SOURCE_DIRS = ["core", "kit", "cli", "plugins", "commands", "sandbox"];
+const SOURCE_DIRS = ["core", "kit", "cli", "plugins", "commands", "sandbox", "testing"];
 const FUNCTION_BUDGET = 120;
 
 /**
@@ -84,10 +87,10 @@ const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
 
 /**
  * The kernel's size, a ratchet: core/ may shrink, never grow. Issue 21 aims at 6,000 lines; sessions and
- * compaction left (plugins/sessions/, plugins/compaction/), the OS sandbox left for sandbox/, the model tables for
+ * compaction left (plugins/sessions/, plugins/compaction/), the OS sandbox left for sandbox/, the test host for testing/, the model tables for
  * the providers; Claude Code settings (core/config/) are still to become a plugin. Lower this number when code leaves.
  */
-const KERNEL_LINE_BUDGET = 10_639;
+const KERNEL_LINE_BUDGET = 10_496;
 const FOLDER_FILE_BUDGET = 15;
 const CONTRACT_NAME_BUDGET = 120;
 

@@ -1,7 +1,7 @@
 /** resolveModel for a name with no provider prefix: the one provider whose knowsModel claims it. */
 import { afterEach, expect, test } from "vitest";
 import { resolveModel } from "../../core/embed.js";
-import { createTestHost, scriptedProvider, type TestHost } from "../../core/testing.js";
+import { createTestHost, scriptedProvider, type TestHost } from "../../testing/index.js";
 
 let t: TestHost | undefined;
 afterEach(async () => t?.close());

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from "vitest";
 import type { AgentEvent, SubagentStopInfo, ToolDefinition } from "../../core/index.js";
-import { createTestHost as make, type TestHost } from "../../core/testing.js";
+import { createTestHost as make, type TestHost } from "../../testing/index.js";
 
 const look: ToolDefinition = { name: "look", description: "Reads.", risk: "read", inputSchema: { type: "object" }, run: () => "seen" };
 const change: ToolDefinition = { name: "change", description: "Writes.", risk: "write", inputSchema: { type: "object" }, run: () => "changed" };

@@ -191,7 +191,7 @@ test("closing one host never touches another host's child processes", async () =
 });
 
 test("a beforeModelRequest handler that mutates its request in place changes that request only, never the session, the registry or another plugin's copy", async () => {
-  const { scriptedProvider } = await import("../../core/testing.js");
+  const { scriptedProvider } = await import("../../testing/index.js");
   const model = scriptedProvider([{ text: "one" }, { text: "two" }]);
   let held: { messages: { content: string }[]; tools: { inputSchema: Record<string, unknown> }[] } | undefined;
   const seenBySecond: string[] = [];

@@ -227,7 +227,7 @@ test("options are parsed once: a transform in the schema runs once when the host
 });
 
 test("a beforeModelRequest handler returning something that is not a request is ignored and reported", async () => {
-  const { scriptedProvider } = await import("../../core/testing.js");
+  const { scriptedProvider } = await import("../../testing/index.js");
   const model = scriptedProvider([{ text: "ok" }]);
   const { host } = await testHost({
     config: { model: "scripted:x" },

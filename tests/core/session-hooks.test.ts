@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { z, type Plugin, type PluginContext } from "../../core/index.js";
-import { scriptedProvider, type ScriptedTurn } from "../../core/testing.js";
+import { scriptedProvider, type ScriptedTurn } from "../../testing/index.js";
 import { closeHosts, testHost } from "../helpers/host.js";
 import { cleanupTemp } from "../helpers/project.js";
 

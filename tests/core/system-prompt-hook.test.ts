@@ -6,7 +6,7 @@
 import { afterAll, afterEach, expect, test } from "vitest";
 import { type Plugin } from "../../core/index.js";
 import { systemPrompt, type SystemPromptInfo } from "../../core/embed.js";
-import { scriptedProvider } from "../../core/testing.js";
+import { scriptedProvider } from "../../testing/index.js";
 import { closeHosts, testHost } from "../helpers/host.js";
 import { cleanupTemp, tempProject } from "../helpers/project.js";
 import instructions from "../../plugins/instructions/index.js";

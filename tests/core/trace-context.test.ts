@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, test } from "vitest";
 import type { ToolDefinition } from "../../core/index.js";
-import { createTestHost as make, type TestHost } from "../../core/testing.js";
+import { createTestHost as make, type TestHost } from "../../testing/index.js";
 
 const echo: ToolDefinition = { name: "echo_trace", description: "Says its trace context.", risk: "read", inputSchema: { type: "object" }, run: (_input, ctx) => JSON.stringify(ctx.traceContext ?? null) };
 

@@ -7,7 +7,7 @@ import { defineCliCommand, definePlugin, definePluginHooks, defineTool, isCallTo
 import { SyncHook } from "../../kit/index.js";
 import { type ConfigOrigin, DEFAULT_PLUGIN_TIMEOUTS } from "../../core/embed.js";
 import { denySubjects, opaqueReason, shellSubjects, type ScriptFiles, type ShellSubjectOptions } from "../../kit/index.js";
-import { createTestHost, scriptedProvider, type TestHost } from "../../core/testing.js";
+import { createTestHost, scriptedProvider, type TestHost } from "../../testing/index.js";
 
 const greet = defineTool({
   name: "greet",

@@ -2,7 +2,7 @@
 import { builtinPlugins } from "../../../cli/builtins.js";
 import type { AgentConfig } from "../../../core/index.js";
 import type { CreateHostOptions } from "../../../core/embed.js";
-import { scriptedProvider, type ScriptedProvider, type ScriptedTurn } from "../../../core/testing.js";
+import { scriptedProvider, type ScriptedProvider, type ScriptedTurn } from "../../../testing/index.js";
 import { testHost, type TestHost } from "../../helpers/host.js";
 import type { TempProject } from "../../helpers/project.js";
 

@@ -88,7 +88,7 @@ describe("--plugin-dir (Claude Code's flag)", () => {
 
 describe("a plugin's hooks in a conversation", () => {
   test("a SessionStart hook in the shape superpowers ships (a script under ${CLAUDE_PLUGIN_ROOT}, shell bash) gives the model its context", async () => {
-    const { scriptedProvider } = await import("../../../core/testing.js");
+    const { scriptedProvider } = await import("../../../testing/index.js");
     const { chmodSync } = await import("node:fs");
     const project = tempProject({
       "plug/.claude-plugin/plugin.json": { name: "starter", version: "6.2.0" },

@@ -6,11 +6,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { AgentConfig, PluginEntry } from "./config/config-schema.js";
-import { createHost } from "./host/host.js";
-import type { CreateHostOptions, Host, RunOptions, RunResult } from "./host-types.js";
-import type { ModelProvider, ModelRequest, ModelStreamEvent } from "./loop/model.js";
-import type { CommandResult, PermissionAsker, PermissionMode, ToolResult } from "./types.js";
+import { createHost, type AgentConfig, type CommandResult, type Host, type ModelProvider, type ModelRequest, type ModelStreamEvent, type PermissionAsker, type PermissionMode, type ToolResult } from "../core/index.js";
+import type { CreateHostOptions, PluginEntry, RunOptions, RunResult } from "../core/embed.js";
 
 /** One answer of the scripted model: text, tool calls, or a function of the request it answers. */
 export type ScriptedTurn =
