@@ -43,7 +43,10 @@ describe("an embedder's audit sink", () => {
       description: "Says which records the sink had when it ran",
       risk: "read",
       input: z.object({ n: z.number() }),
-      run: () => void seen.push(m.records.map((r) => `${r.kind}:${r.name}`).join(",")) ?? "ran",
+      run: () => {
+        seen.push(m.records.map((r) => `${r.kind}:${r.name}`).join(","));
+        return "ran";
+      },
     };
     const { host, project } = await hostWithTools([probe], { auditSink: m.sink, config: { audit: { maxBytes: 12345 } } });
     expect(m.made).toEqual([{ file: project.auditFile, config: { maxBytes: 12345 } }]);
