@@ -15,6 +15,7 @@ import type { KindArrays, KindCounts, KindListings, KindRegistrars } from "./reg
 import type { ModelMessage } from "./loop/model.js";
 import type { ResumeResult } from "./hooks/hook-types.js";
 import type { TrustReport, FolderTrustView, TrustItemInput } from "./config/trust.js";
+import type { AuditSink } from "./gate/audit.js";
 import type {
   AuditKind,
   CallOptions,
@@ -477,6 +478,11 @@ export interface CreateHostOptions {
   sessionId?: string;
   /** Audit log path (relative to the project root), or false to disable; overrides config. */
   audit?: string | false;
+  /**
+   * Where audit records go, made once per host from the log's path (`audit`, config `audit.path`) and
+   * config `audit`. Default: the JSONL file there (`appendAuditFile` of `agent-host/kit`).
+   */
+  auditSink?: (file: string, config: AgentConfig["audit"]) => AuditSink;
   /** Receives plugin log lines; default: warnings and errors become `notice` events, debug goes to stderr with AGENT_DEBUG=1. */
   logger?: Logger;
   /**

@@ -2,7 +2,7 @@
  * `agent-host/embed`: for a program that embeds the host (the `agent` CLI, an editor bridge): preparing a
  * host in two steps, folder trust, project instructions and model tables, config
  * files and local settings, the sandbox's types (its implementation:
- * `agent-host/builtins`), rule parsing and the audit log. Plugins rarely need it; the
+ * `agent-host/builtins`), rule parsing and the audit sink's types. Plugins rarely need it; the
  * contract is `agent-host`. Re-exports only.
  */
 export { prepareHost } from "./host/host.js";
@@ -30,6 +30,8 @@ export { messageChars } from "./session/context-window.js";
 export type { CompactionRequest, CompactionResult } from "./hooks/hook-types.js";
 export { expandModelAlias, modelAliases } from "./session/model-aliases.js";
 export type { SandboxStatus, SandboxSpawnSpec } from "./types.js";
+/** Where audit records go (`createHost({ auditSink })`; the default, the JSONL file, is `appendAuditFile` of `agent-host/kit`). */
+export type { AuditSink, AuditBatch, AuditRecord } from "./gate/audit.js";
 export {
   parseRule as parsePermissionRule,
   namesTool as ruleNamesTool,

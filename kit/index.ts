@@ -31,6 +31,7 @@ export { modelHttpError, modelConnectionError, modelRequestError, type ModelEndp
 export { modelErrorCodeForStatus, parseRetryAfter, networkErrorCode } from "./provider/model-error.js";
 export { terminate, type ProcessTracker, type TrackableProcess } from "./processes.js";
 export { auditLogFiles, readAuditTail, streamAuditRecords, type AuditTail } from "./audit-files.js";
+export { appendAuditFile, AuditFile, type AuditFileBatch, type AuditFileOptions, type AuditFileRecord } from "./audit-file.js";
 export { jsonSchemaValidator, schemaDialect, type JsonSchema, type SchemaDialect, type LazyValidator, type Validator, type Validation } from "./schema.js";
 export { parseSkillFile, skillBody, type SkillFile, type ParsedSkill } from "./skill-file.js";
 export { splitToolList, toolRules, type NamedTool } from "./tool-lists.js";

@@ -31,6 +31,7 @@ import { SessionLifecycle } from "../session/session-lifecycle.js";
 import { PERMISSION_MODES, type CommandSandbox, type Logger, type PermissionMode } from "../types.js";
 import { createWorkspaceHandle } from "./workspace.js";
 import type { TrustItemInput } from "../config/trust.js";
+import type { AgentConfig } from "../config/config-schema.js";
 
 /** Read config and load plugins without setting anything up; `open()` finishes the job. */
 export function prepareHost(options: CreateHostOptions = {}): Promise<PreparedHost> {
@@ -57,7 +58,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   let ready = false;
   let emitting = 0;
 
-  const audit = openAuditLog(options.audit, config, workspace.root, sessionId, (m) => report({ kind: "config", message: m }));
+  const audit = openAuditLog(options, config, workspace.root, sessionId, (m) => report({ kind: "config", message: m }));
 
   function emit(event: AgentEvent): void {
     // Guard against an event handler that emits in a loop.
@@ -423,10 +424,10 @@ function allowedMode(mode: PermissionMode, config: { permissions?: { disableBypa
   throw new AgentError("E_USAGE", `bypass mode is disabled by ${from} (permissions.disableBypass); use another permission mode`);
 }
 
-/** The host's audit log: `options.audit` (false: none), else config `audit`, else `.agent/audit.jsonl`. */
-function openAuditLog(given: string | false | undefined, config: { audit?: { enabled?: boolean; path?: string; onError?: "fail" | "warn"; maxBytes?: number; keep?: number } }, root: string, sessionId: string, onError: (message: string) => void): AuditLog {
-  const setting = given ?? (config.audit?.enabled === false ? false : (config.audit?.path ?? ".agent/audit.jsonl"));
+/** The host's audit log: `options.audit` (false: none), else config `audit`, else `.agent/audit.jsonl`; in `options.auditSink`, else the JSONL file. */
+function openAuditLog(options: CreateHostOptions, config: { audit?: AgentConfig["audit"] }, root: string, sessionId: string, onError: (message: string) => void): AuditLog {
+  const setting = options.audit ?? (config.audit?.enabled === false ? false : (config.audit?.path ?? ".agent/audit.jsonl"));
   const file = setting === false ? undefined : path.resolve(root, setting);
-  return new AuditLog(file, sessionId, onError, { failClosed: config.audit?.onError !== "warn", maxBytes: config.audit?.maxBytes, keep: config.audit?.keep });
+  const sink = file && options.auditSink ? options.auditSink(file, config.audit) : file;
+  return new AuditLog(sink, sessionId, onError, { failClosed: config.audit?.onError !== "warn", maxBytes: config.audit?.maxBytes, keep: config.audit?.keep });
 }
-
