@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
-import { translateRule } from "../../core/config/claude-settings.js";
+import { translateRule } from "../../plugins/claude-settings/index.js";
 import { loadConfig } from "../../core/config/config.js";
 import { ConfigError } from "../../kit/errors.js";
 import { parsePermissionRule, prepareHost } from "../../core/embed.js";
