@@ -6,9 +6,9 @@
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { translateRule } from "../../plugins/claude-settings/index.js";
-import { loadConfig } from "../../core/config/config.js";
+import { loadConfig, prepareHost } from "../helpers/claude-config.js";
 import { ConfigError } from "../../kit/errors.js";
-import { parsePermissionRule, prepareHost } from "../../core/embed.js";
+import { parsePermissionRule } from "../../core/embed.js";
 import { pathMatcher } from "../../core/gate/permissions.js";
 import { cleanupTemp, tempDir, tempProject, writeFile } from "../helpers/project.js";
 
