@@ -34,6 +34,7 @@ export const builtinPlugins: BuiltinPlugin[] = [
 
 /** Other tools' settings read as config, before any plugin's setup: Claude Code's settings files (`createHost({ configSources })`). */
 export const configSources: ConfigSource[] = [claudeSettingsSource];
+export { claudeSettingsSource };
 
 /** The session store (the `sessions` plugin's public face): `agent sessions`, and embedders (`agent-host/builtins`). */
 export {

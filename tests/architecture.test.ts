@@ -85,9 +85,10 @@ const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
 /**
  * The kernel's size, a ratchet: core/ may shrink, never grow. Issue 21 aims at 6,000 lines; sessions and
  * compaction left (plugins/sessions/, plugins/compaction/), the OS sandbox left for sandbox/, the model tables for
- * the providers; Claude Code settings (core/config/) are still to become a plugin. Lower this number when code leaves.
+ * the providers, Claude Code's settings for plugins/claude-settings/ (a config source the kernel asks while config
+ * loads). Lower this number when code leaves.
  */
-const KERNEL_LINE_BUDGET = 10_639;
+const KERNEL_LINE_BUDGET = 10_432;
 const FOLDER_FILE_BUDGET = 15;
 const CONTRACT_NAME_BUDGET = 120;
 
