@@ -1,7 +1,7 @@
 /**
  * `agent-host/embed`: for a program that embeds the host (the `agent` CLI, an editor bridge): preparing a
- * host in two steps, folder trust, project instructions and model tables, config
- * files and local settings, the sandbox's types (its implementation:
+ * host in two steps, folder trust, project instructions and model tables, config files, config sources
+ * (another tool's settings read as config) and local settings, the sandbox's types (its implementation:
  * `agent-host/builtins`), rule parsing and the audit log. Plugins rarely need it; the
  * contract is `agent-host`. Re-exports only.
  */
