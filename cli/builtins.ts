@@ -3,9 +3,10 @@
  * them; each is loaded lazily and is written only against the public API.
  */
 import type { PluginPackageFormat } from "../core/index.js";
-import type { BuiltinPlugin } from "../core/embed.js";
+import type { BuiltinPlugin, ConfigSource } from "../core/embed.js";
 import { pluginSubcommands } from "../plugins/claude-plugins/cli.js";
 import { claudePluginFormat } from "../plugins/claude-plugins/format.js";
+import { claudeSettingsSource } from "../plugins/claude-settings/index.js";
 import { ANTHROPIC_MODEL_ALIASES } from "../plugins/anthropic/models.js";
 import { OPENAI_MODEL_ALIASES } from "../plugins/openai/models.js";
 
@@ -30,6 +31,10 @@ export const builtinPlugins: BuiltinPlugin[] = [
   { name: "mcp-serve", load: async () => (await import("../plugins/mcp-serve/index.js")).default },
   { name: "agents", load: async () => (await import("../plugins/agents/index.js")).default },
 ];
+
+/** Other tools' settings read as config, before any plugin's setup: Claude Code's settings files (`createHost({ configSources })`). */
+export const configSources: ConfigSource[] = [claudeSettingsSource];
+export { claudeSettingsSource };
 
 /** The session store (the `sessions` plugin's public face): `agent sessions`, and embedders (`agent-host/builtins`). */
 export {

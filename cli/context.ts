@@ -13,7 +13,7 @@ import { type CliSessionHost } from "../core/index.js";
 import { pluginView, type CliOpenHostOptions, type CliSessionHostOptions } from "../core/embed.js";
 import type { BaseContext } from "./args.js";
 import { trustNotice as trustNoticeLine } from "./trust-text.js";
-import { builtinPlugins, createCommandSandbox, packageFormats } from "./builtins.js";
+import { builtinPlugins, configSources, createCommandSandbox, packageFormats } from "./builtins.js";
 import { flagConfig, flagPlugins, unmatchedFlagRules, type RunFlags } from "./flags.js";
 import { claudeOnlyRulesLine } from "./rule-check.js";
 import { printJson, table } from "./format.js";
@@ -67,7 +67,7 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
   const sessionHosts = new Set<Host>();
   let trustNotice = true;
   const load = (trust?: boolean) =>
-    prepareHost({ cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins, sandbox: createCommandSandbox, packageFormats, config: flags.flags && flagConfig(flags.flags), plugins: flags.flags && flagPlugins(flags.flags), trust }).then((p) => {
+    prepareHost({ cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins, configSources, sandbox: createCommandSandbox, packageFormats, config: flags.flags && flagConfig(flags.flags), plugins: flags.flags && flagPlugins(flags.flags), trust }).then((p) => {
       preparedValue = p;
       // Once per run, whatever the command: what of the folder was not loaded, and how to trust it.
       const notice = trustNotice ? trustNoticeLine(p.trust, cwd) : undefined;
@@ -151,7 +151,7 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
       const { cwd: folder, config, plugins = [], quiet = true, ...rest } = options;
       const merged = { ...(flags.flags && flagConfig(flags.flags)), ...config };
       const extra = [...(flags.flags ? flagPlugins(flags.flags) : []), ...plugins];
-      const p = await prepareHost({ cwd: folder ?? cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins, sandbox: createCommandSandbox, config: merged, plugins: extra });
+      const p = await prepareHost({ cwd: folder ?? cwd, permissionMode: flags.permissionMode, builtins: builtinPlugins, configSources, sandbox: createCommandSandbox, config: merged, plugins: extra });
       const host = await p.open({ permissionMode: flags.permissionMode, signal: interrupt.signal, lazyTools: true, ...rest });
       sessionHosts.add(host);
       if (!quiet) for (const problem of host.problems) if (problem.level !== "warning") process.stderr.write(`agent: ${printableFor(process.stderr, redactString(problem.message))}\n`);

@@ -3,7 +3,7 @@
  * before anything of the folder runs, showing what it would run (what an untrusted load held back).
  */
 import { prepareHost, trustPreparedFolder, type PreparedHost, type TrustItem, type TrustReport } from "../core/embed.js";
-import { builtinPlugins } from "./builtins.js";
+import { builtinPlugins, configSources } from "./builtins.js";
 import { printable } from "./render/_style.js";
 import { trustLines } from "./trust-text.js";
 
@@ -12,7 +12,7 @@ import { trustLines } from "./trust-text.js";
  * folder names may read files of its own): the user has just decided that it may run.
  */
 export async function trustHere(dir: string): Promise<{ file: string; report: TrustReport; prepared: PreparedHost }> {
-  const prepared = await prepareHost({ cwd: dir, builtins: builtinPlugins, trust: true });
+  const prepared = await prepareHost({ cwd: dir, builtins: builtinPlugins, configSources, trust: true });
   return { file: trustPreparedFolder(prepared), report: prepared.trust, prepared };
 }
 
@@ -42,7 +42,7 @@ const partKey = (i: TrustItem) => `${i.kind}\0${i.name}\0${i.file}`;
  */
 export async function trustAddedPlugin(dir: string, pkg: string): Promise<string | undefined> {
   // A config that does not load is not this command's to report: every later command says what is wrong.
-  const now = await prepareHost({ cwd: dir, builtins: builtinPlugins }).catch(() => undefined);
+  const now = await prepareHost({ cwd: dir, builtins: builtinPlugins, configSources }).catch(() => undefined);
   const held = now?.trust.skipped ?? [];
   if (!now || !held.length) return undefined;
   const heldKeys = new Set(held.map(partKey));
@@ -50,7 +50,7 @@ export async function trustAddedPlugin(dir: string, pkg: string): Promise<string
   const isOurs = (i: TrustItem) => i.kind === "plugin" && i.name === pkg;
   if (held.every(isOurs)) {
     // Loaded trusted, the plugin may show parts of its own (a file it reads): then the user decides.
-    const trusted = await prepareHost({ cwd: dir, builtins: builtinPlugins, trust: true }).catch(() => undefined);
+    const trusted = await prepareHost({ cwd: dir, builtins: builtinPlugins, configSources, trust: true }).catch(() => undefined);
     const added = trusted?.trust.items.filter((i) => !admitted.has(partKey(i)));
     if (trusted && added?.every(isOurs)) {
       const file = trustPreparedFolder(trusted);

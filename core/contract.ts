@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import type { ToolLoadOptions, ToolLoadResult } from "./registry/tool-sources.js";
 import type { AgentConfig, PluginEntry } from "./config/config-schema.js";
-import type { ConfigOrigin } from "./config/claude-settings.js";
+import type { ConfigOrigin, ConfigSource } from "./config/config-source.js";
 import type { CompactOutcome } from "./session/compact-outcome.js";
 import type { AgentEvent, StopReason } from "./hooks/events.js";
 import type { HookTable, PluginHooks } from "./hooks/hooks.js";
@@ -463,6 +463,11 @@ export interface CreateHostOptions {
   permissionMode?: PermissionMode;
   /** Plugins applied before the config's: the host has no plugin of its own (the CLI passes its built-ins). */
   builtins?: BuiltinPlugin[];
+  /**
+   * Other tools' settings files read as config, with the config files and before any plugin's setup
+   * (the CLI passes Claude Code's: `agent-host/builtins`). Without them only agent-host's own files are read.
+   */
+  configSources?: ConfigSource[];
   /** Extra plugins applied after the config's. */
   plugins?: PluginEntry[];
   /** Plugin package formats besides npm modules (a plugin entry naming a folder one claims; installed ones). */

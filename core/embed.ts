@@ -1,7 +1,7 @@
 /**
  * `agent-host/embed`: for a program that embeds the host (the `agent` CLI, an editor bridge): preparing a
- * host in two steps, folder trust, project instructions and model tables, config
- * files and local settings, the sandbox's types (its implementation:
+ * host in two steps, folder trust, project instructions and model tables, config files, config sources
+ * (another tool's settings read as config) and local settings, the sandbox's types (its implementation:
  * `agent-host/builtins`), rule parsing and the audit sink's types. Plugins rarely need it; the
  * contract is `agent-host`. Re-exports only.
  */
@@ -16,7 +16,7 @@ export type { Tappable, SyncTappable, EventTapOptions } from "./hooks/tap-types.
 export type { SystemPromptInfo, SystemPromptSection } from "./hooks/hook-types.js";
 export { DEFAULT_PLUGIN_TIMEOUTS, trustPreparedFolder } from "./plugins/prepare.js";
 export { untrustFolder, trustedFolders, trustDecision, realFolder, TRUST_FILE, type TrustItem, type TrustItemInput, type TrustReport, type TrustState, type FolderTrustView, type ConfigTrust } from "./config/trust.js";
-export type { ConfigOrigin } from "./config/claude-settings.js";
+export type { ConfigOrigin, ConfigSource, ConfigSourceFile } from "./config/config-source.js";
 export { AgentConfigSchema, type CoreConfig, type PermissionRule, type ToolOverride, type PluginEntry } from "./config/config-schema.js";
 export { locateProjectConfig, CONFIG_SEARCH_PLACES, defaultUserConfigDir } from "./config/config.js";
 export { LOCAL_SETTINGS_FILE, localSettingsPath, readLocalSettings, updateLocalSettings, addLocalAllowRules, ensureAgentIgnores } from "./config/local-settings.js";

@@ -35,4 +35,6 @@ export { appendAuditFile, AuditFile, type AuditFileBatch, type AuditFileOptions,
 export { jsonSchemaValidator, schemaDialect, type JsonSchema, type SchemaDialect, type LazyValidator, type Validator, type Validation } from "./schema.js";
 export { parseSkillFile, skillBody, type SkillFile, type ParsedSkill } from "./skill-file.js";
 export { splitToolList, toolRules, type NamedTool } from "./tool-lists.js";
+/** Claude Code's user folder (`$CLAUDE_CONFIG_DIR`, else `~/.claude`): its settings, instructions, agents. */
+export { claudeUserDir } from "./fs/user-config-dir.js";
 export { loadInstructions, INSTRUCTION_NAMES, type Instructions, type InstructionFile, type InstructionSources, type InstructionWorkspace } from "./instructions.js";

@@ -89,10 +89,10 @@ const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
  * The kernel's size, a ratchet: core/ may shrink, never grow. Issue 21 aims at 6,000 lines; sessions and
  * compaction left (plugins/sessions/, plugins/compaction/), the OS sandbox left for sandbox/, the test host for
  * testing/, the model tables for the providers, the audit log's JSONL file for kit/audit-file.ts (the kernel keeps
- * the AuditSink interface, when records are stored and the refusal policy); Claude Code settings (core/config/) are
- * still to become a plugin. Lower this number when code leaves.
+ * the AuditSink interface, when records are stored and the refusal policy), Claude Code's settings for
+ * plugins/claude-settings/ (a config source the kernel asks while config loads). Lower this number when code leaves.
  */
-const KERNEL_LINE_BUDGET = 10_370;
+const KERNEL_LINE_BUDGET = 10_163;
 const FOLDER_FILE_BUDGET = 15;
 const CONTRACT_NAME_BUDGET = 120;
 

@@ -155,8 +155,8 @@ export const CORE_CONFIG_SHAPE = {
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name (letters, digits, _)"), z.string()).optional(),
   /** The OS sandbox run_command (and, opted in, command hooks) run in: see sandbox/ (the implementation the composition root passes). */
   sandbox: SandboxConfigSchema.optional(),
-  /** Other agents' files read as config: `claude: false` ignores Claude Code's settings files. */
-  compat: z.strictObject({ claude: z.boolean().optional() }).optional(),
+  /** Other tools' files read as config (config sources, by name): `claude: false` ignores Claude Code's settings files. */
+  compat: z.record(z.string(), z.boolean()).optional(),
 };
 
 /** Core keys checked strictly; other keys pass through to the plugin sections' own schemas. */

@@ -3,7 +3,8 @@
  * project root; the user config (`~/.config/agent/config.{json,yaml}`) merges under it. Every file is
  * validated on its own so errors name the file. Keys core does not know are kept per file for the
  * plugins that own them (config-sections.ts); files other tools share (`.mcp.json`) are read by the
- * plugin they belong to, through the `config` hook.
+ * plugin they belong to, through the `config` hook; another tool's settings files by a config source
+ * (config-source.ts: Claude Code's, plugins/claude-settings), with the files, before any plugin's setup.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -13,7 +14,7 @@ import { parseJson } from "../../kit/text/json.js";
 import { ConfigError, errorMessage } from "../../kit/errors.js";
 import { localSettingsPath } from "./local-settings.js";
 import { defaultUserConfigDir } from "../../kit/fs/user-config-dir.js";
-import { claudeManagedSettingsFile, claudeSettingsFiles, claudeUserDir, readClaudeSettings, type ClaudeSettings, type ConfigOrigin } from "./claude-settings.js";
+import type { ConfigOrigin, ConfigSource, ConfigSourceFile } from "./config-source.js";
 import { FolderTrust, fileDigest } from "./trust.js";
 import { narrowFolderConfig } from "./trust-config.js";
 import { isPlainObject } from "../../kit/text/plain-object.js";
@@ -37,7 +38,7 @@ export interface RawSection {
   file: string;
   key: string;
   value: unknown;
-  /** From a file written for another tool (Claude Code's settings): with no owner, only reported. */
+  /** From a file written for another tool (a config source's: Claude Code's settings): with no owner, only reported. */
   optional?: boolean;
   /** From a file of the project folder (not the user's own): applies only as far as the folder's trust admits it. */
   folder?: boolean;
@@ -46,7 +47,7 @@ export interface RawSection {
 export interface LoadedConfig {
   /** Core's keys, merged. */
   config: AgentConfig;
-  /** Files read, in merge order (Claude Code's settings, then the user config, then the project config). */
+  /** Files read, in merge order (config sources' files, then the user config, then the project config, then policy files). */
   files: string[];
   /** Which file gave each part of the config, in merge order. */
   origins: ConfigOrigin[];
@@ -78,6 +79,8 @@ export interface LoadConfigOptions {
   readFiles?: boolean;
   /** true: the folder is trusted for this load; false: never; default the user's decision or `AGENT_TRUST`. */
   trust?: boolean;
+  /** Other tools' settings files read as config (`createHost({ configSources })`), in order. */
+  sources?: readonly ConfigSource[];
 }
 
 export { defaultUserConfigDir };
@@ -326,12 +329,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const warnings: string[] = [];
   const pluginOrigins = new Map<string, string>();
   const pluginBaseDirs: string[] = [];
-  const take = (file: string, fc: FileConfig, claude?: ClaudeSettings, folder?: boolean) => {
+  const take = (file: string, fc: FileConfig, sourced?: ConfigOrigin[], folder?: boolean) => {
     if (!file.startsWith("createHost(")) files.push(file);
     config = mergeConfig(config, fc.core);
-    // Keys from Claude Code's files that no plugin reads are only reported: the user did not write them for us.
-    for (const [key, value] of Object.entries(fc.extra)) sections.push({ file, key, value, ...(claude ? { optional: true } : {}), ...(folder ? { folder } : {}) });
-    origins.push(...(claude ? claude.origins : originsOf(file, fc)));
+    // Keys from a config source's files that no plugin reads are only reported: the user did not write them for us.
+    for (const [key, value] of Object.entries(fc.extra)) sections.push({ file, key, value, ...(sourced ? { optional: true } : {}), ...(folder ? { folder } : {}) });
+    origins.push(...(sourced ?? originsOf(file, fc)));
     for (const entry of fc.core.plugins ?? []) {
       const name = typeof entry === "string" ? entry : Array.isArray(entry) ? entry[0] : (entry as { name: string }).name;
       pluginOrigins.set(name, file);
@@ -365,26 +368,24 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const where = "createHost({ config })";
   if (options.overrides) ours.push({ file: where, fc: splitAndValidate(options.overrides as Record<string, unknown>, where, cwd) });
 
-  // Claude Code's settings merge under agent-host's own files, unless one of those says compat.claude: false.
-  const claudeOn = ours.reduce((on, o) => o.fc.core.compat?.claude ?? on, true);
-  if (readFiles && claudeOn) {
-    for (const { file, root } of claudeSettingsFiles(configDir, userDir ? claudeUserDir() : undefined)) {
-      const settings = await readClaudeSettings(file, root, configDir);
-      const folder = root === configDir;
-      const core = folder ? narrowFolderConfig(settings.core, file, trust, userMode, userSandbox) : settings.core;
-      take(file, { core, extra: settings.extra }, folder ? { ...settings, origins: appliedOrigins(settings.origins, core) } : settings, folder);
-      warnings.push(...settings.warnings);
-    }
+  // Config sources' files merge under agent-host's own files (their policy files over them), unless one of those says compat.<name>: false.
+  const sourced: ConfigSourceFile[] = [];
+  for (const source of readFiles ? (options.sources ?? []) : []) {
+    if (ours.reduce((on, o) => o.fc.core.compat?.[source.name] ?? on, true)) sourced.push(...(await source.read({ projectRoot: configDir, userFiles: !!userDir })));
   }
+  const takeSourced = (s: ConfigSourceFile) => {
+    const folder = s.scope === "folder";
+    const core = folder ? narrowFolderConfig(s.core, s.file, trust, userMode, userSandbox) : s.core;
+    take(s.file, { core, extra: s.extra }, folder ? appliedOrigins(s.origins, core) : s.origins, folder);
+    warnings.push(...s.warnings);
+  };
+  for (const s of sourced) if (s.scope !== "policy") takeSourced(s);
   for (const o of ours) take(o.file, o.fc, undefined, o.folder);
   // An administrator's policy goes over everything: its mode, its deny rules, its disableBypass.
-  const managed = readFiles && claudeOn ? claudeManagedSettingsFile() : undefined;
-  if (managed) {
-    const settings = await readClaudeSettings(managed, configDir, configDir);
-    take(managed, { core: settings.core, extra: settings.extra }, settings, false);
-    warnings.push(...settings.warnings);
+  for (const s of sourced.filter((s) => s.scope === "policy")) {
+    takeSourced(s);
     // Only the policy's allow rules allow; every file's ask and deny rules still hold (stricter, never looser).
-    if (settings.managedRulesOnly && config.permissions) config.permissions = { ...config.permissions, allow: settings.core.permissions?.allow ?? [] };
+    if (s.onlyItsAllowRules && config.permissions) config.permissions = { ...config.permissions, allow: s.core.permissions?.allow ?? [] };
   }
   // `model` may be an alias, known once every file is merged and the providers are registered (the host checks it then).
   // An untrusted folder's node_modules could shadow a plugin of the user's own config: not looked in.
@@ -404,7 +405,7 @@ function admitCode(trust: FolderTrust, file: string): boolean {
   return trust.admit({ kind: "config code", name: path.basename(file), file, value: fileDigest(file), detail: "a config file that runs as code in the agent's process" });
 }
 
-/** Claude Code's origins of a folder's file, less the parts its trust held back (they are listed apart). */
+/** A config source's origins of a folder's file, less the parts its trust held back (they are listed apart). */
 function appliedOrigins(origins: ConfigOrigin[], core: AgentConfig): ConfigOrigin[] {
   return origins.filter((o) => {
     if (o.key === "permissions.allow") return !!o.value && !!core.permissions?.allow?.includes(o.value);

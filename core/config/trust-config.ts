@@ -40,7 +40,9 @@ export function narrowFolderConfig(core: AgentConfig, file: string, trust: Folde
   if (core.disabledPlugins && !admit("disabled plugins", core.disabledPlugins.join(", "), core.disabledPlugins)) delete out.disabledPlugins;
   if (core.workspace?.roots) out.workspace = { ...core.workspace, roots: core.workspace.roots.filter((r) => admit("workspace root", r, r, `tools may read and write in ${r}`)) };
   if (core.audit && !admit("audit setting", JSON.stringify(core.audit), core.audit)) delete out.audit;
-  if (core.compat?.claude === false && !admit("compat setting", "claude: false", false, "ignores Claude Code's settings, your own included")) delete out.compat;
+  const compat = core.compat && keep(core.compat, (name, on) => on || admit("compat setting", `${name}: false`, false, `ignores the ${name} config source's files, your own included`));
+  if (compat && !Object.keys(compat).length) delete out.compat;
+  else if (compat) out.compat = compat;
   if (core.providers) out.providers = keep(core.providers, (name, value) => admit("provider settings", name, value, `sends model requests (and your API key) as ${name} settings say`));
   if (core.tools?.overrides) out.tools = { ...core.tools, overrides: narrowRiskOverrides(core.tools.overrides, admit) };
   if (core.sandbox) out.sandbox = narrowSandbox(core.sandbox, userSandbox, admit);

@@ -15,7 +15,7 @@
  */
 import { lstatSync, readdirSync, readlinkSync } from "node:fs";
 import path from "node:path";
-import { claudeUserDir } from "../config/claude-settings.js";
+import { claudeUserDir } from "../../kit/fs/user-config-dir.js";
 import { isInside } from "../../kit/fs/path-inside.js";
 import { isAgentConfigName } from "../../kit/fs/user-config-dir.js";
 import { defaultUserConfigDir } from "../config/config.js";

@@ -67,7 +67,7 @@ export interface PreparedState {
 
 export async function prepareHost(options: CreateHostOptions = {}, open?: (state: PreparedState, options: OpenHostOptions) => Promise<Host>): Promise<PreparedHost> {
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  const loaded = await loadConfig({ cwd, userConfigDir: options.userConfigDir, overrides: options.config, readFiles: options.loadConfigFiles !== false, trust: options.trust });
+  const loaded = await loadConfig({ cwd, userConfigDir: options.userConfigDir, overrides: options.config, readFiles: options.loadConfigFiles !== false, trust: options.trust, sources: options.configSources });
   const problems: HostProblem[] = [];
   const failed = new Set<string>();
   let configClosed = false;

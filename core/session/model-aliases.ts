@@ -4,7 +4,7 @@
  */
 import { closestNames } from "../../kit/text/suggest.js";
 import { ConfigError } from "../../kit/errors.js";
-import type { ConfigOrigin } from "../config/claude-settings.js";
+import type { ConfigOrigin } from "../config/config-source.js";
 import type { ModelProvider } from "../loop/model.js";
 
 /** An alias's name: what may stand where `provider:model` does (no colon). */

@@ -6,13 +6,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { createHost as createKernelHost, type Host, type Plugin, type ToolDefinition } from "../../core/index.js";
 import { type CreateHostOptions } from "../../core/embed.js";
 import { createCommandSandbox } from "../../sandbox/index.js";
+import { claudeSettingsSource } from "../../plugins/claude-settings/index.js";
 import { tempProject, type TempProject } from "./project.js";
 
 const open: Host[] = [];
 
-/** `createHost` as the CLI composes it: with the OS sandbox (the kernel has none of its own). */
+/** `createHost` as the CLI composes it: with the OS sandbox and Claude Code's settings as a config source (the kernel has neither). */
 export function createHost(options: CreateHostOptions = {}): Promise<Host> {
-  return createKernelHost({ sandbox: createCommandSandbox, ...options });
+  return createKernelHost({ sandbox: createCommandSandbox, configSources: [claudeSettingsSource], ...options });
 }
 
 export interface TestHost {

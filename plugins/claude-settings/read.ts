@@ -1,32 +1,14 @@
 /**
- * Claude Code's settings files as config sources: `~/.claude/settings.json` (or `$CLAUDE_CONFIG_DIR`),
- * then `.claude/settings.json` and `.claude/settings.local.json` at the project root. The user wrote
- * them (or accepted them in Claude Code), so they are read here with the config files, not through a
- * plugin's `config` hook (which may not add allow rules), and merge under agent-host's own files. The
- * managed settings file, an administrator's policy, merges over them all.
- * Only what means something here is read: permission rules (translated, see `translateRule`),
- * `defaultMode`, `hooks`, `disableAllHooks` and `env`; every other key is recorded as ignored.
+ * Reading one of Claude Code's settings files: only what means something here is read: permission rules
+ * (translated, see `translateRule`), `defaultMode`, `additionalDirectories`, `hooks`, `disableAllHooks`,
+ * `env` and `sandbox`; every other key is recorded as ignored.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import type { AgentConfig } from "./config-schema.js";
-import { ruleProblem } from "../../kit/text/rule-syntax.js";
-import { ConfigError, errorMessage } from "../../kit/errors.js";
-import { parseJson } from "../../kit/text/json.js";
-
-/** Where a part of the config came from: `agent config` shows them. */
-export interface ConfigOrigin {
-  /** The key: `model`, `permissions.deny`, `hooks.PreToolUse`, `env.FOO`… */
-  key: string;
-  file: string;
-  /** A permission rule as merged (or another value worth showing). */
-  value?: string;
-  /** The rule as the file wrote it, when it was translated (`Read(./.env)`). */
-  written?: string;
-  /** Why the part was not applied, or how it was read. */
-  note?: string;
-}
+import type { AgentConfig } from "../../core/index.js";
+import type { ConfigOrigin } from "../../core/embed.js";
+import { ConfigError, errorMessage, parseJson, ruleProblem } from "../../kit/index.js";
 
 export interface ClaudeSettings {
   file: string;
@@ -39,40 +21,6 @@ export interface ClaudeSettings {
   warnings: string[];
   /** `allowManagedPermissionRulesOnly`: meaningful in the managed file only (allow rules of other files are dropped). */
   managedRulesOnly?: boolean;
-}
-
-/** The folder of Claude Code's user settings: `$CLAUDE_CONFIG_DIR`, else `~/.claude` (in kit: the instruction loader reads it too). */
-export { claudeUserDir } from "../../kit/fs/user-config-dir.js";
-
-/**
- * Claude Code's managed (enterprise) settings: `/etc/claude-code/managed-settings.json` on Linux,
- * `/Library/Application Support/ClaudeCode/managed-settings.json` on macOS; `AGENT_CLAUDE_MANAGED_SETTINGS`
- * names another file (tests, unusual installs). An administrator's policy: read last, over every other file.
- */
-export function claudeManagedSettingsFile(): string | undefined {
-  const file =
-    process.env.AGENT_CLAUDE_MANAGED_SETTINGS ||
-    (process.platform === "darwin" ? "/Library/Application Support/ClaudeCode/managed-settings.json" : process.platform === "linux" ? "/etc/claude-code/managed-settings.json" : undefined);
-  try {
-    return file && existsSync(file) && statSync(file).isFile() ? file : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The settings files, lowest precedence first (Claude Code's own order: user, project, local). */
-export function claudeSettingsFiles(projectRoot: string, userDir: string | undefined): { file: string; root: string }[] {
-  const out: { file: string; root: string }[] = [];
-  // `/path` in a rule is relative to the folder holding `.claude/` (home for the user file).
-  if (userDir) out.push({ file: path.join(userDir, "settings.json"), root: path.dirname(userDir) });
-  for (const name of ["settings.json", "settings.local.json"]) out.push({ file: path.join(projectRoot, ".claude", name), root: projectRoot });
-  return out.filter((f) => {
-    try {
-      return existsSync(f.file) && statSync(f.file).isFile();
-    } catch {
-      return false;
-    }
-  });
 }
 
 /** Claude Code's tools whose rule patterns are paths. */

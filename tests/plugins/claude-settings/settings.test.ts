@@ -5,12 +5,12 @@
  */
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
-import { translateRule } from "../../core/config/claude-settings.js";
-import { loadConfig } from "../../core/config/config.js";
-import { ConfigError } from "../../kit/errors.js";
-import { parsePermissionRule, prepareHost } from "../../core/embed.js";
-import { pathMatcher } from "../../core/gate/permissions.js";
-import { cleanupTemp, tempDir, tempProject, writeFile } from "../helpers/project.js";
+import { translateRule } from "../../../plugins/claude-settings/index.js";
+import { loadConfig, prepareHost } from "./_helpers.js";
+import { ConfigError } from "../../../kit/errors.js";
+import { parsePermissionRule } from "../../../core/embed.js";
+import { pathMatcher } from "../../../core/gate/permissions.js";
+import { cleanupTemp, tempDir, tempProject, writeFile } from "../../helpers/project.js";
 
 afterAll(cleanupTemp);
 const savedDir = process.env.CLAUDE_CONFIG_DIR;
