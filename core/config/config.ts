@@ -20,6 +20,7 @@ import { narrowFolderConfig } from "./trust-config.js";
 import { isPlainObject } from "../../kit/text/plain-object.js";
 import type { z } from "zod";
 import { agentHostFor, selfAliases } from "../../kit/self-package.js";
+import { closestNames } from "../../kit/text/suggest.js";
 
 export const CONFIG_SEARCH_PLACES = [
   "agent.config.ts",
@@ -370,6 +371,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
 
   // Config sources' files merge under agent-host's own files (their policy files over them), unless one of those says compat.<name>: false.
   const sourced: ConfigSourceFile[] = [];
+  warnings.push(...unknownCompatNames(ours, options.sources ?? []));
   for (const source of readFiles ? (options.sources ?? []) : []) {
     if (ours.reduce((on, o) => o.fc.core.compat?.[source.name] ?? on, true)) sourced.push(...(await source.read({ projectRoot: configDir, userFiles: !!userDir })));
   }
@@ -441,4 +443,17 @@ function isFile(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `compat.<name>` naming no config source this host was given: a typo (`cluade`) would otherwise pass unseen. */
+function unknownCompatNames(ours: readonly { file: string; fc: { core: AgentConfig } }[], sources: readonly ConfigSource[]): string[] {
+  const known = sources.map((s) => s.name);
+  return ours.flatMap(({ file, fc }) =>
+    Object.keys(fc.core.compat ?? {})
+      .filter((name) => !known.includes(name))
+      .map((name) => {
+        const near = closestNames(name, known, { max: 1 });
+        return `${file}: compat.${name} names no config source of this host${near.length ? ` (did you mean compat.${near[0]}?)` : ""}; known: ${known.join(", ") || "none"}`;
+      }),
+  );
 }

@@ -58,4 +58,17 @@ describe("a config source", () => {
     expect((await loadConfig({ cwd: q.dir, userConfigDir: false, sources: [unread] })).config.model).toBe("a:b");
     expect(unread.asked).toEqual([{ projectRoot: q.dir, userFiles: false }]);
   });
+
+  test("compat naming no source of this host is a warning that names the file and the likely source", async () => {
+    const p = tempProject({ ".agentrc.json": { compat: { otehr: false, zzz: true } } });
+    const src = source(() => [file("/x.json", "user", { model: "a:b" })]);
+    const loaded = await loadConfig({ cwd: p.dir, userConfigDir: false, trust: true, sources: [src] });
+    const rc = path.join(p.dir, ".agentrc.json");
+    expect(loaded.warnings).toEqual([
+      `${rc}: compat.otehr names no config source of this host (did you mean compat.other?); known: other`,
+      `${rc}: compat.zzz names no config source of this host; known: other`,
+    ]);
+    // The typo turned nothing off.
+    expect(loaded.config.model).toBe("a:b");
+  });
 });
