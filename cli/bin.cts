@@ -8,12 +8,20 @@ declare const __AGENT_VERSION__: string;
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v" || args[0] === "-V")) {
-  // As dist/cli.js: a reader that closed the pipe early ends the command quietly.
-  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw err;
-  });
-  process.stdout.write(`${typeof __AGENT_VERSION__ === "string" ? __AGENT_VERSION__ : "dev"}\n`);
+  const text = `${typeof __AGENT_VERSION__ === "string" ? __AGENT_VERSION__ : "dev"}\n`;
+  // Written to fd 1 directly: setting up process.stdout on a pipe (a socket) costs more than the rest.
+  const { writeSync } = require("node:fs") as typeof import("node:fs");
+  try {
+    writeSync(1, text);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // A full non-blocking pipe: the stream waits for it. A reader that closed the pipe early: a quiet end, as in dist/cli.js.
+    if (code === "EAGAIN") process.stdout.write(text);
+    else if (code !== "EPIPE") {
+      process.exitCode = 1;
+      writeSync(2, `agent: cannot write the version: ${(err as Error).message}\n`);
+    }
+  }
 } else {
   // Built next to dist/cli.js; a variable so the compiler does not look for it beside this source.
   const entry = "./cli.js";
