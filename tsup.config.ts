@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { chmodSync } from "node:fs";
+import { build } from "esbuild";
 import { defineConfig, type Options } from "tsup";
 
 type Plugin = NonNullable<Options["esbuildPlugins"]>[number];
@@ -53,4 +55,18 @@ export default defineConfig({
   banner: { js: 'import { createRequire as __agentCreateRequire } from "node:module"; const require = __agentCreateRequire(import.meta.url);' },
   define: { __AGENT_VERSION__: JSON.stringify(pkg.version) },
   esbuildPlugins: [englishOnlyZod],
+  // The `agent` bin, dist/cli.cjs: CommonJS (no banner, no chunks), so `agent --version` starts no ES
+  // module loader; other commands import dist/cli.js. Built after the rest (`clean` would race with it).
+  onSuccess: async () => {
+    await build({
+      entryPoints: ["cli/bin.cts"],
+      outfile: "dist/cli.cjs",
+      format: "cjs",
+      platform: "node",
+      target: "node20",
+      define: { __AGENT_VERSION__: JSON.stringify(pkg.version) },
+      logLevel: "warning",
+    });
+    chmodSync("dist/cli.cjs", 0o755);
+  },
 });

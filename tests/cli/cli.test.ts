@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { spawn } from "node:child_process";
 import { cleanEnv, runCli, type CliResult } from "../helpers/cli.js";
-import { DIST_CLI, DIST_INDEX_URL, REPO_ROOT, assertBuilt } from "../helpers/paths.js";
+import { DIST_BIN, DIST_CLI, DIST_INDEX_URL, REPO_ROOT, assertBuilt } from "../helpers/paths.js";
 import { cleanupTemp, tempProject, type TempProject } from "../helpers/project.js";
 
 afterAll(cleanupTemp);
@@ -61,6 +61,16 @@ describe.concurrent("version and help", () => {
     }
   });
 
+  test("the package's agent bin answers --version itself and hands every other command to dist/cli.js", async () => {
+    const p = project();
+    const bin = (args: string[]) => runCli(args, { cwd: p.dir, configHome: p.configHome, entry: DIST_BIN });
+    for (const flag of ["--version", "-v", "-V"]) expect(await bin([flag])).toMatchObject({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
+    for (const args of [["tools"], ["tools", "--json"], ["--help"], ["frobnicate"], ["call", "echo", '{"text":"hi"}']]) {
+      const [viaBin, direct] = await Promise.all([bin(args), cli(p, args)]);
+      expect(viaBin, args.join(" ")).toEqual(direct);
+    }
+  });
+
   test("--help lists every command, the global options and the exit codes", async () => {
     const p = tempProject();
     const r = await cli(p, ["--help"]);
@@ -91,7 +101,7 @@ describe.concurrent("version and help", () => {
 
 describe.concurrent("heavy modules load lazily", () => {
   /** Run the CLI with a module-load logger; returns the package names / dist files it loaded. */
-  async function loaded(p: TempProject, args: string[]): Promise<string[]> {
+  async function loaded(p: TempProject, args: string[], entry?: string): Promise<string[]> {
     const logger = p.write(
       "load-logger.mjs",
       `import { register } from "node:module";
@@ -101,7 +111,7 @@ register("data:text/javascript," + encodeURIComponent(\`export async function lo
 }\`));
 `,
     );
-    const r = await runCli(args, { cwd: p.dir, configHome: p.configHome, env: { NODE_OPTIONS: `--import ${logger}` } });
+    const r = await runCli(args, { cwd: p.dir, configHome: p.configHome, entry, env: { NODE_OPTIONS: `--import ${logger}` } });
     expect(r.code, r.stderr).toBe(0);
     return [...r.stderr.matchAll(/^LOADED (\S+)$/gm)].map((m) => {
       const url = m[1];
@@ -112,6 +122,7 @@ register("data:text/javascript," + encodeURIComponent(\`export async function lo
 
   test("agent --version imports nothing but the CLI entry", async () => {
     expect(await loaded(tempProject(), ["--version"])).toEqual(["cli.js"]);
+    expect(await loaded(tempProject(), ["--version"], DIST_BIN)).toEqual(["cli.cjs"]);
   });
 
   test("agent tools (built-ins only) loads no MCP SDK, provider SDK, config loader or JSON Schema validator", async () => {

@@ -64,7 +64,7 @@ describe("packages", () => {
 
   test("the project's agent is the one npm installed from the agent-host tarball", () => {
     const bin = realpathSync(path.join(project, "node_modules/.bin/agent"));
-    expect(bin).toBe(path.join(project, "node_modules/agent-host/dist/cli.js"));
+    expect(bin).toBe(path.join(project, "node_modules/agent-host/dist/cli.cjs"));
     // One agent-host: the plugin's peer dependency is the project's copy, not a nested one.
     expect(existsSync(path.join(pkgDir(), "node_modules"))).toBe(false);
   });

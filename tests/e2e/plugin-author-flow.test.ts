@@ -98,7 +98,7 @@ test(
     writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "my-project", private: true }, null, 2));
 
     // 1. agent plugin new hello — the global agent, not this repository's.
-    expect(realpathSync(path.join(globalAgent, "agent"))).toBe(path.join(work, "global/node_modules/agent-host/dist/cli.js"));
+    expect(realpathSync(path.join(globalAgent, "agent"))).toBe(path.join(work, "global/node_modules/agent-host/dist/cli.cjs"));
     await sh("agent plugin new hello", authorDir);
     // 2. cd agent-plugin-hello && npm install: agent-host linked by the lock to the global copy.
     await sh("npm install", plugin);

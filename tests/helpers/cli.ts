@@ -19,6 +19,8 @@ export interface RunCliOptions {
   input?: string;
   /** Kill the child after this long (a hung CLI fails the test instead of hanging it). */
   timeoutMs?: number;
+  /** The file node runs; default dist/cli.js (DIST_BIN: the package's `agent` bin). */
+  entry?: string;
 }
 
 /** Environment for the child: no AGENT_* or CI variables from the outer shell (but AGENT_TRUST=1), colors off. */
@@ -41,7 +43,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 export function runCli(args: string[], options: RunCliOptions): Promise<CliResult> {
   assertBuilt();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DIST_CLI, ...args], {
+    const child = spawn(process.execPath, [options.entry ?? DIST_CLI, ...args], {
       cwd: options.cwd,
       env: cleanEnv({ AGENT_CONFIG_HOME: options.configHome, ...options.env }),
       stdio: ["pipe", "pipe", "pipe"],
