@@ -7,8 +7,9 @@
  * and a later run of the same build finds it. Tests read it and never write to it: a file that installs more
  * into a project copies the prefix first (copyInstalledHost).
  */
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -112,7 +113,10 @@ export async function installedHost(waitMs = 600_000): Promise<InstalledHost> {
   return read(dir);
 }
 
-/** A project in `dest` that starts as a copy of the installed prefix (agent-host installed, nothing else yet). */
+/**
+ * A project in `dest` (which must not exist) that starts as a copy of the installed prefix (agent-host
+ * installed, nothing else yet). `cp -a`: ~1 s for its 13,000 files where fs.cpSync took ~10 s.
+ */
 export function copyInstalledHost(host: InstalledHost, dest: string): void {
-  cpSync(host.prefix, dest, { recursive: true, verbatimSymlinks: true });
+  execFileSync("cp", ["-a", host.prefix, dest]);
 }
