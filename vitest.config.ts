@@ -2,18 +2,26 @@ import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * The files that take a minute or more, started first: with two workers a long file started last is the
- * run's tail. Vitest orders by the durations it cached, but a fresh clone (CI) has no cache and orders by
- * file size, which put these last. A hint for the schedule only: a file missing here just runs in its turn.
+ * The files that take a minute or more (on a loaded machine), started first, longest first: with two workers a
+ * long file started last is the run's tail. Vitest orders by the durations it cached, but a fresh clone (CI)
+ * has no cache and orders by file size, which put these last. A hint for the schedule only: a file missing
+ * here just runs in its turn. npm-flow comes early: it builds the packed and installed agent-host that
+ * plugin-author-flow, started later, then finds ready (tests/e2e/_host.ts).
  */
 const LONG_FILES = [
-  "tests/cli/trust-hostile.test.ts",
-  "tests/e2e/npm-flow.test.ts",
   "tests/conformance/conformance.test.ts",
-  "tests/e2e/plugin-author-flow.test.ts",
+  "tests/e2e/npm-flow.test.ts",
+  "tests/cli/trust-hostile/untrusted-data-config.test.ts",
+  "tests/cli/trust-hostile/decision.test.ts",
+  "tests/plugins/tools/protected-writes.test.ts",
+  "tests/cli/trust-hostile/untrusted-code-config.test.ts",
   "tests/cli/escapes.test.ts",
   "tests/faults/catalog.test.ts",
   "tests/faults/config-lock.test.ts",
+  "tests/cli/cli.test.ts",
+  "tests/cli/trust-hostile/widening.test.ts",
+  "tests/e2e/plugin-author-flow.test.ts",
+  "tests/cli/run.test.ts",
 ];
 
 class LongFilesFirst extends BaseSequencer {

@@ -96,6 +96,11 @@ export async function installProject(dir: string, tarballs: string[]): Promise<v
   delete lock.packages[""].dependencies;
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ ...project, private: true }, null, 2));
   writeFileSync(path.join(dir, "package-lock.json"), JSON.stringify(lock, null, 2));
+  await addTarballs(dir, tarballs);
+}
+
+/** `npm install --offline` of the tarballs (copied into `dir` first) in the project in `dir`. */
+export async function addTarballs(dir: string, tarballs: string[]): Promise<void> {
   const local = tarballs.map((t) => {
     cpSync(t, path.join(dir, path.basename(t)));
     return `./${path.basename(t)}`;

@@ -1,15 +1,17 @@
 /**
  * The npm flow end to end, with real npm and offline: an author builds and packs
- * examples/agent-plugin-example; a user installs it and agent-host (packed from this repository,
- * built first) into a fresh project, adds the plugin by name, and runs the CLI npm installed.
- * Pack and install happen once; each case writes the project config it needs.
+ * examples/agent-plugin-example; a user has agent-host (packed from this repository, built first)
+ * installed in a fresh project, installs the plugin's tarball there, adds the plugin by name, and runs
+ * the CLI npm installed. The project starts as a copy of the agent-host install the e2e files share
+ * (./_host.ts); pack and install happen once; each case writes the project config it needs.
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { assertBuilt, REPO_ROOT } from "../helpers/paths.js";
+import { assertBuilt } from "../helpers/paths.js";
 import { cleanupTemp, tempDir } from "../helpers/project.js";
-import { agent, buildExample, installProject, pack, type ExecResult, type Packed } from "./_npm.js";
+import { copyInstalledHost, installedHost } from "./_host.js";
+import { addTarballs, agent, buildExample, pack, type ExecResult, type Packed } from "./_npm.js";
 
 const T = 120_000;
 let work: string;
@@ -22,12 +24,12 @@ beforeAll(async () => {
   work = tempDir("agent-e2e-npm-");
   configHome = path.join(work, "user-config");
   mkdirSync(configHome);
-  const author = await buildExample(path.join(work, "author", "agent-plugin-example"));
-  const [hostPack, pluginPack] = await Promise.all([pack(REPO_ROOT, work), pack(author, work)]);
-  examplePack = pluginPack;
+  const [host, author] = await Promise.all([installedHost(), buildExample(path.join(work, "author", "agent-plugin-example"))]);
+  examplePack = await pack(author, work);
   project = path.join(work, "project");
-  await installProject(project, [hostPack.file, pluginPack.file]);
-}, T);
+  copyInstalledHost(host, project);
+  await addTarballs(project, [examplePack.file]);
+}, 300_000); // may wait for the shared install that another e2e file builds
 
 afterAll(cleanupTemp);
 

@@ -6,7 +6,8 @@
  * registry`, `agent plugin add hello` and `agent call hello_greet`. The registry is the small one on
  * 127.0.0.1 (tests/helpers/fake-registry.ts), standing in for the verdaccio the README names (that run is
  * recorded in the README); it has no agent-host, as the public registry has none. No AGENT_TRUST: the
- * folder's trust is part of the flow. npm installs from its cache (CI's `npm ci` fills it).
+ * folder's trust is part of the flow. npm installs from its cache (CI's `npm ci` fills it). The global
+ * agent-host is the install the e2e files share (./_host.ts), copied into this test's folder.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
@@ -16,9 +17,10 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { cleanEnv } from "../helpers/cli.js";
 import { startFakeRegistry, type FakeRegistry } from "../helpers/fake-registry.js";
-import { assertBuilt, REPO_ROOT } from "../helpers/paths.js";
+import { assertBuilt } from "../helpers/paths.js";
 import { cleanupTemp, tempDir } from "../helpers/project.js";
-import { exec, installProject, pack, type ExecResult } from "./_npm.js";
+import { copyInstalledHost, installedHost } from "./_host.js";
+import { exec, type ExecResult } from "./_npm.js";
 
 const T = 300_000; // npm installs, a tsup build and an inner vitest run: minutes on a loaded 2-core machine
 let work: string;
@@ -31,9 +33,8 @@ beforeAll(async () => {
   work = tempDir("agent-e2e-author-");
   registry = await startFakeRegistry([], path.join(work, "registry"));
   // "npm install -g agent-host-<v>.tgz": agent-host and its dependencies in a prefix of their own.
-  const hostPack = await pack(REPO_ROOT, work);
   const prefix = path.join(work, "global");
-  await installProject(prefix, [hostPack.file]);
+  copyInstalledHost(await installedHost(), prefix);
   globalAgent = path.join(prefix, "node_modules/.bin");
   const home = path.join(work, "home");
   mkdirSync(path.join(home, "config"), { recursive: true });
