@@ -3,7 +3,7 @@
  * it: `npm pack` of this repository, then that tarball installed (with agent-host's dependencies, placed from
  * its lock) into a prefix of its own. Both take a while (the install most), and each e2e file used to do
  * them itself. Kept in os.tmpdir()/agent-host-e2e/<digest of what the tarball holds>: the first file to ask
- * builds it while holding a lock folder, a file that asks meanwhile waits for it (a condition, not a time),
+ * builds it while holding kit's file lock (withFileLockAsync), a file that asks meanwhile waits for it (a condition),
  * and a later run of the same build finds it. Tests read it and never write to it: a file that installs more
  * into a project copies the prefix first (copyInstalledHost).
  */
@@ -12,9 +12,9 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { REPO_ROOT } from "../helpers/paths.js";
 import { installProject, pack } from "./_npm.js";
+import { withFileLockAsync } from "../../kit/fs/file-lock.js";
 
 export interface InstalledHost {
   /** The agent-host tarball `npm pack` made. */
@@ -42,15 +42,6 @@ function digest(): string {
   };
   for (const rel of INPUTS) add(rel);
   return hash.digest("hex").slice(0, 16);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 async function build(dir: string): Promise<void> {
@@ -82,30 +73,13 @@ function read(dir: string): InstalledHost {
 /** agent-host packed and installed from this repository's build (npm run build first), built once per build. */
 export async function installedHost(waitMs = 600_000): Promise<InstalledHost> {
   const dir = path.join(CACHE, digest());
-  const lock = `${dir}.lock`;
-  const until = Date.now() + waitMs;
   mkdirSync(CACHE, { recursive: true });
-  while (!existsSync(dir)) {
-    try {
-      mkdirSync(lock);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      // Another file builds it: wait until it is there, or its builder is gone (then build it here).
-      let owner = 0; // 0 until the builder has written its pid
-      try {
-        owner = Number(readFileSync(path.join(lock, "pid"), "utf8"));
-      } catch {}
-      if (owner && !alive(owner)) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > until) throw new Error(`agent-host's e2e install in ${dir} was not ready within ${waitMs} ms (lock ${lock}, pid ${owner})`);
-      await sleep(200);
-      continue;
-    }
-    try {
-      writeFileSync(path.join(lock, "pid"), String(process.pid));
+  if (!existsSync(dir)) {
+    // Another file may be building it: wait for its lock (a dead builder's is taken over), then look again.
+    // The build blocks its event loop (npm runs synchronously), so the lock is judged stale by age only after waitMs.
+    await withFileLockAsync(dir, async () => {
       if (!existsSync(dir)) await build(dir);
-    } finally {
-      rmSync(lock, { recursive: true, force: true });
-    }
+    }, { waitMs, staleMs: waitMs, onWait: () => {} });
     prune(dir);
   }
   const now = new Date();
