@@ -18,17 +18,24 @@ import { rotateIfLarge } from "./audit-files.js";
 import { errorMessage } from "./errors.js";
 import { redactBatch, redactString, summaryJson } from "./text/redact.js";
 
-/** The fields of a host's audit record the file writes, in this order (agent-host's `AuditRecord`). */
+/**
+ * The fields of an audit record, in the order the file writes them: agent-host's `AuditRecord` narrows
+ * `kind` and `decision` (declared here once, since kit imports nothing of the host).
+ */
 export interface AuditFileRecord {
   kind: string;
+  /** Plugin or MCP server. */
   source: string;
   name: string;
   callId?: string;
+  /** Who asked for the call, when not the host's own loop or CLI (`CallOptions.caller`). */
   caller?: string;
+  /** The subagent that made the call, and the call that started it. */
   agent?: string;
   parentCallId?: string;
   args?: unknown;
   decision?: string;
+  /** The rule or mode that decided. */
   by?: string;
   outcome: string;
   durationMs?: number;

@@ -10,31 +10,14 @@
  * a start with no outcome. While the sink cannot write, calls are refused (`refusal`) unless
  * `audit.onError` is "warn".
  */
-import { appendAuditFile } from "../../kit/audit-file.js";
+import { appendAuditFile, type AuditFileRecord } from "../../kit/audit-file.js";
 import { errorMessage } from "../../kit/errors.js";
 import type { AuditKind } from "../types.js";
 
-export interface AuditRecord {
+/** One audit record (its fields, in the order the file writes them: kit's `AuditFileRecord`). */
+export interface AuditRecord extends AuditFileRecord {
   kind: AuditKind;
-  /** Plugin or MCP server. */
-  source: string;
-  name: string;
-  args?: unknown;
   decision?: "allow" | "deny" | "ask";
-  /** The rule or mode that decided. */
-  by?: string;
-  outcome: string;
-  durationMs?: number;
-  outputBytes?: number;
-  truncated?: boolean;
-  error?: string;
-  detail?: unknown;
-  callId?: string;
-  /** Who asked for the call, when not the host's own loop or CLI (`CallOptions.caller`). */
-  caller?: string;
-  /** The subagent that made the call, and the call that started it. */
-  agent?: string;
-  parentCallId?: string;
 }
 
 /** Records a sink stores in one go, in order: the session they belong to, and each one's time (ISO 8601). */
