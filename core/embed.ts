@@ -37,5 +37,5 @@ export {
   namesTool as ruleNamesTool,
   type ParsedRule,
   type RuleTarget,
-} from "./gate/permissions.js";
+} from "../kit/rules/parse.js";
 export { judgedPaths, type JudgedPaths } from "./gate/judged-paths.js";

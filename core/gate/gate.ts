@@ -11,7 +11,7 @@ import { errorMessage } from "../../kit/errors.js";
 import { plainCopy } from "../../kit/freeze.js";
 import type { RawHooks } from "../hooks/hooks.js";
 import { capOutput } from "../../kit/text/output.js";
-import type { PermissionRules } from "./permissions.js";
+import type { PermissionRules } from "../../kit/rules/parse.js";
 import { Permissions, sameSubjects, type Permit } from "./permit.js";
 import { CallState, CONTEXT_ACCESSORS, expireCall, RUN, RunningCall } from "./running-call.js";
 import type { ToolEntry } from "../registry/registry.js";

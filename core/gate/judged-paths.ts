@@ -5,6 +5,7 @@
  * permission decision and the open cannot take the call where the rules did not look.
  */
 import path from "node:path";
+import { projectPath } from "../../kit/rules/path-pattern.js";
 import { realPath } from "../host/workspace.js";
 
 export interface JudgedPaths {
@@ -55,13 +56,4 @@ export function pathSubjects(root: string, paths: string[]): string[] {
     if (real !== undefined && !out.includes(real)) out.push(real);
   }
   return out;
-}
-
-/** A path as rules see it: relative to the project root with `/` separators (`.` for the root); outside it, absolute. */
-export function projectPath(root: string, p: string): string {
-  const abs = path.resolve(root, p);
-  const rel = path.relative(root, abs);
-  if (rel === "") return ".";
-  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return abs;
-  return rel.split(path.sep).join("/");
 }

@@ -5,18 +5,21 @@
  * ask rule, or change the mode: an `allow` from a plugin only replaces a question the mode would ask.
  */
 import type { AuditLog } from "./audit.js";
-import { projectRules } from "./exact-rules.js";
+import { exactRule, projectRules, suggestRules } from "../../kit/rules/exact-rules.js";
 import { PermissionRuleSchema } from "../config/config-schema.js";
 import { errorMessage } from "../../kit/errors.js";
 import type { AgentEvent } from "../hooks/events.js";
 import { freezeCopy, plainCopy } from "../../kit/freeze.js";
 import type { RawHooks } from "../hooks/hooks.js";
 import { PermissionState, PromptState, type Answer } from "./permit-states.js";
-import { allowCoverage, exactRule, judge, namesExactly, parseRule, ruleMatches, suggestRules, type ParsedRule, type PermissionRules, type SubjectKind } from "./permissions.js";
+import { allowCoverage, namesExactly, ruleMatches } from "../../kit/rules/match.js";
+import { parseRule, type ParsedRule, type PermissionRules, type SubjectKind } from "../../kit/rules/parse.js";
+import { projectPath } from "../../kit/rules/path-pattern.js";
+import { judge } from "./permissions.js";
 import { byText, SubjectFailure, type Subjects, type Verdict } from "./verdict.js";
 import { judgeWrites, protectedPlaces, type ProtectedWrite } from "./protected-paths.js";
 import { isUncertain, opaqueReason, plainSubjects } from "../../kit/shell/subject-marks.js";
-import { judgedPaths, pathSubjects, projectPath, recordJudged } from "./judged-paths.js";
+import { judgedPaths, pathSubjects, recordJudged } from "./judged-paths.js";
 import type { ToolEntry } from "../registry/registry.js";
 import type { Validation } from "../../kit/schema.js";
 import type { CallAgentInfo, PermissionAsker, PermissionMode, SessionGrant, Workspace } from "../types.js";
@@ -401,7 +404,7 @@ export class Permissions {
 
   private async askUser(tool: ToolEntry, input: unknown, callId: string, v: Verdict, subjects: string[] | undefined, what: string, suggestedRules: string[], guard = NO_GUARD): Promise<Permit> {
     const suggestedRule = suggestedRules.join(", ");
-    // The same rules as a config file must hold them to mean exactly this call (see exact-rules.ts).
+    // The same rules as a config file must hold them to mean exactly this call (see kit/rules/exact-rules.ts).
     const exact = projectRules(tool.name, subjects, tool.definition.subjectKind === "path" ? "path" : "text");
     const unasked = (): Permit => {
       if (v.why.kind === "protected") return this.protectedDenial(tool, v, subjects, what, guard);

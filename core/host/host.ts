@@ -15,7 +15,7 @@ import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "../
 import { pluginConfigView, pluginHostView } from "./host-view.js";
 import { serveSystemPrompt } from "../loop/run-setup.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS } from "../../kit/text/output.js";
-import { compileRules } from "../gate/permissions.js";
+import { compileRules } from "../../kit/rules/parse.js";
 import { pluginHookView, tapPluginObject, withPluginScope } from "../plugins/plugin-driver.js";
 import type { HostProblem, Plugin, PluginAuditRecord, PluginContext } from "../plugin-types.js";
 import { prepareHost as prepare, statusOf, type PreparedPlugin, type PreparedState } from "../plugins/prepare.js";

@@ -7,7 +7,7 @@
 import type { ToolOverride } from "../config/config-schema.js";
 import { freezeCopy } from "../../kit/freeze.js";
 import type { ModelProvider } from "../loop/model.js";
-import { toolNameMatcher } from "../gate/permissions.js";
+import { toolNameMatcher } from "../../kit/rules/parse.js";
 import { checkTool, type Holders, type Rejection } from "./registry-checks.js";
 import { jsonSchemaValidator, zodToJsonSchema, zodValidator, type Validator } from "../../kit/schema.js";
 import type {

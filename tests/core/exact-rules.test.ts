@@ -3,9 +3,10 @@
  * that was shown, nothing broader (glob characters escaped, paths anchored), or not be offered at all.
  */
 import { describe, expect, it } from "vitest";
-import { projectRules } from "../../core/gate/exact-rules.js";
+import { projectRules } from "../../kit/rules/exact-rules.js";
 import { PermissionRuleSchema } from "../../core/config/config-schema.js";
-import { compileRules, decide } from "../../core/gate/permissions.js";
+import { decide } from "../../core/gate/permissions.js";
+import { compileRules } from "../../kit/rules/parse.js";
 
 const allows = (rules: string[], tool: string, subjects: string[], kind: "path" | "text") =>
   decide(compileRules({ allow: rules }), "default", tool, "execute", subjects, kind).decision === "allow";

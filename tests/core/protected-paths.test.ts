@@ -12,7 +12,8 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { z, type FileWrite, type PermissionRequest, type Plugin, type ToolDefinition } from "../../core/index.js";
 import { type CreateHostOptions } from "../../core/embed.js";
 import { changesAgentKey, judgeWrites, protectedPlaces, protectionOf, realTarget } from "../../core/gate/protected-paths.js";
-import { namesExactly, parseRule } from "../../core/gate/permissions.js";
+import { namesExactly } from "../../kit/rules/match.js";
+import { parseRule } from "../../kit/rules/parse.js";
 import { closeHosts, hostWithTools, testHost } from "../helpers/host.js";
 import { cleanupTemp, tempDir, tempProject } from "../helpers/project.js";
 

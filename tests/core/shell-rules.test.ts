@@ -8,7 +8,9 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { compileRules, decide, suggestRules } from "../../core/gate/permissions.js";
+import { decide } from "../../core/gate/permissions.js";
+import { compileRules } from "../../kit/rules/parse.js";
+import { suggestRules } from "../../kit/rules/exact-rules.js";
 import { shellCommands, UNCERTAIN } from "../../kit/shell/index.js";
 import { denyOnly, opaqueReason } from "../../kit/shell/subject-marks.js";
 import type { PermissionMode } from "../../core/types.js";

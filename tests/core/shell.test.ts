@@ -5,7 +5,10 @@
  */
 import { describe, expect, test } from "vitest";
 import { ruleProblem } from "../../kit/text/rule-syntax.js";
-import { compileRules, decide, pathMatcher, suggestRules } from "../../core/gate/permissions.js";
+import { decide } from "../../core/gate/permissions.js";
+import { compileRules } from "../../kit/rules/parse.js";
+import { pathMatcher } from "../../kit/rules/path-pattern.js";
+import { suggestRules } from "../../kit/rules/exact-rules.js";
 import { shellCommands, UNCERTAIN } from "../../kit/shell/index.js";
 import { opaqueMark } from "../../kit/shell/subject-marks.js";
 

@@ -9,7 +9,7 @@ import { translateRule } from "../../../plugins/claude-settings/index.js";
 import { loadConfig, prepareHost } from "./_helpers.js";
 import { ConfigError } from "../../../kit/errors.js";
 import { parsePermissionRule } from "../../../core/embed.js";
-import { pathMatcher } from "../../../core/gate/permissions.js";
+import { pathMatcher } from "../../../kit/rules/path-pattern.js";
 import { cleanupTemp, tempDir, tempProject, writeFile } from "../../helpers/project.js";
 
 afterAll(cleanupTemp);

@@ -1,4 +1,6 @@
 /**
+ * Rules written for one call: what an answer to a permission prompt grants (the session's, the project's).
+ *
  * Rules that can be written to a config file and read back meaning exactly one call. A session grant
  * matches subjects as text (`exactRule`), but a rule in a file is a pattern: `run_command(rm *.txt)`
  * would also allow `rm -rf / x.txt`, and `write_file(a.ts)` any `a.ts` in any folder. So glob
@@ -6,9 +8,31 @@
  * subject it stands for; a subject that cannot be written that way (a backslash, unbalanced
  * parentheses, `..`) gets no rule, and the user can allow it for the session only.
  */
-import { ruleProblem } from "../../kit/text/rule-syntax.js";
-import { parseRule, type SubjectKind } from "./permissions.js";
-import { isUncertain, plainSubjects } from "../../kit/shell/subject-marks.js";
+import { ruleProblem } from "../text/rule-syntax.js";
+import { parseRule, type ParsedRule, type SubjectKind } from "./parse.js";
+import { isUncertain, plainSubjects } from "../shell/subject-marks.js";
+
+/** The rules that would allow exactly this call: one per subject, never broader than what was asked. */
+export function suggestRule(toolName: string, subjects: string[] | undefined): string {
+  return suggestRules(toolName, subjects).join(", ");
+}
+
+/**
+ * One exact rule per subject (deduplicated); the bare tool name when the call has no subject to narrow
+ * by. None when a subject is uncertain (a command substitution, a syntax error): no rule can allow
+ * exactly that, so the user can only answer once.
+ */
+export function suggestRules(toolName: string, subjects: string[] | undefined): string[] {
+  if (!subjects || subjects.length === 0) return [toolName];
+  if (isUncertain(subjects)) return [];
+  return [...new Set(plainSubjects(subjects).map((subject) => `${toolName}(${subject.trim()})`))];
+}
+
+/** A session grant of exactly `subject`: matched as text, never as a glob (it may hold a `*`). */
+export function exactRule(toolName: string, subject: string): ParsedRule {
+  const tool = (name: string) => name === toolName;
+  return { raw: `${toolName}(${subject})`, tool, pattern: (s) => s === subject };
+}
 
 /**
  * Punctuation picomatch may read as syntax (globs, and once a pattern holds an escape, regex groups,
