@@ -12,10 +12,11 @@ import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig } from "./config-
 import { MAX_CONFIG_DEPTH, shortPath, tooDeep } from "../../kit/text/depth.js";
 import { parseJson } from "../../kit/text/json.js";
 import { ConfigError, errorMessage } from "../../kit/errors.js";
-import { localSettingsPath } from "./local-settings.js";
+import { localSettingsPath } from "../../kit/fs/local-settings.js";
 import { defaultUserConfigDir } from "../../kit/fs/user-config-dir.js";
 import type { ConfigOrigin, ConfigSource, ConfigSourceFile } from "./config-source.js";
-import { FolderTrust, fileDigest } from "./trust.js";
+import { FolderTrust } from "./trust.js";
+import { fileDigest } from "../../kit/fs/trust-store.js";
 import { narrowFolderConfig } from "./trust-config.js";
 import { isPlainObject } from "../../kit/text/plain-object.js";
 import type { z } from "zod";

@@ -19,7 +19,8 @@ import type { PluginPackageFormat } from "../contract.js";
 import type { CliCommand } from "../cli-types.js";
 import { addSecret } from "../../kit/text/redact.js";
 import { admitFolderSections } from "../config/trust-config.js";
-import { trustFolder, type FolderTrust } from "../config/trust.js";
+import type { FolderTrust } from "../config/trust.js";
+import { trustFolder } from "../../kit/fs/trust-store.js";
 
 /** How long a plugin's hook handler may take, by default (config `pluginTimeouts`). */
 export const DEFAULT_PLUGIN_TIMEOUTS: Readonly<{ callMs: number; startupMs: number; shutdownMs: number }> = Object.freeze({ callMs: 30_000, startupMs: 120_000, shutdownMs: 5_000 });
