@@ -16,7 +16,8 @@ export type { Tappable, SyncTappable, EventTapOptions } from "./hooks/tap-types.
 export type { SystemPromptInfo, SystemPromptSection } from "./hooks/hook-types.js";
 export { DEFAULT_PLUGIN_TIMEOUTS, trustPreparedFolder } from "./plugins/prepare.js";
 export type { TrustItem, TrustItemInput, TrustReport, TrustState, FolderTrustView, ConfigTrust } from "./config/trust.js";
-export { untrustFolder, trustedFolders, trustDecision, realFolder, TRUST_FILE } from "../kit/fs/trust-store.js";
+export { untrustFolder, trustedFolders, trustDecision, TRUST_FILE } from "../kit/fs/trust-store.js";
+export { realFolder } from "../kit/fs/real-path.js";
 export type { ConfigOrigin, ConfigSource, ConfigSourceFile } from "./config/config-source.js";
 export { AgentConfigSchema, type CoreConfig, type PermissionRule, type ToolOverride, type PluginEntry } from "./config/config-schema.js";
 export { locateProjectConfig, CONFIG_SEARCH_PLACES, defaultUserConfigDir } from "./config/config.js";

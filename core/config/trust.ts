@@ -6,7 +6,8 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileDigest, itemDigest, realFolder, trustRecordFor } from "../../kit/fs/trust-store.js";
+import { fileDigest, itemDigest, trustRecordFor } from "../../kit/fs/trust-store.js";
+import { realFolder } from "../../kit/fs/real-path.js";
 
 /** One part of a folder that would run code or widen what the agent may do. */
 export interface TrustItem {

@@ -6,11 +6,12 @@
  * the kernel's (`FolderTrust`, core/config/trust.ts).
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { AgentError, errorMessage } from "../errors.js";
 import { updateFileLocked } from "./locked-update.js";
+import { realFolder } from "./real-path.js";
 
 /** One decision, as the file keeps it. */
 export interface TrustRecord {
@@ -28,14 +29,6 @@ interface TrustFile {
 }
 
 export const TRUST_FILE = "trusted-folders.json";
-
-export function realFolder(dir: string): string {
-  try {
-    return realpathSync.native(dir);
-  } catch {
-    return path.resolve(dir);
-  }
-}
 
 /** Home and `/` are trusted only by a decision about them, never through a parent. */
 function coversBelow(folder: string): boolean {
