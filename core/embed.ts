@@ -20,7 +20,8 @@ export { untrustFolder, trustedFolders, trustDecision, TRUST_FILE } from "../kit
 export { realFolder } from "../kit/fs/real-path.js";
 export type { ConfigOrigin, ConfigSource, ConfigSourceFile } from "./config/config-source.js";
 export { AgentConfigSchema, type CoreConfig, type PermissionRule, type ToolOverride, type PluginEntry } from "./config/config-schema.js";
-export { locateProjectConfig, CONFIG_SEARCH_PLACES, defaultUserConfigDir } from "./config/config.js";
+export { locateProjectConfig, CONFIG_SEARCH_PLACES } from "../kit/fs/config-file.js";
+export { defaultUserConfigDir } from "../kit/fs/user-config-dir.js";
 export { LOCAL_SETTINGS_FILE, localSettingsPath, readLocalSettings, updateLocalSettings, addLocalAllowRules } from "../kit/fs/local-settings.js";
 export { ensureAgentIgnores } from "../kit/fs/agent-ignores.js";
 export { resolveModel, systemPrompt, DEFAULT_MAX_TURNS } from "./loop/run-setup.js";

@@ -15,11 +15,9 @@
  */
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { claudeUserDir } from "../../kit/fs/user-config-dir.js";
 import { isInside } from "../../kit/fs/path-inside.js";
 import { linkOf, realTarget, realTargetOrSelf } from "../../kit/fs/real-path.js";
-import { isAgentConfigName } from "../../kit/fs/user-config-dir.js";
-import { defaultUserConfigDir } from "../config/config.js";
+import { claudeUserDir, defaultUserConfigDir, isAgentConfigName } from "../../kit/fs/user-config-dir.js";
 import type { FileWrite } from "../types.js";
 
 export type ProtectionLevel = "ask" | "never";
