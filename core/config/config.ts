@@ -13,6 +13,7 @@ import { MAX_CONFIG_DEPTH, shortPath, tooDeep } from "../../kit/text/depth.js";
 import { ConfigError } from "../../kit/errors.js";
 import { findProjectMarkerDir, loadConfigFile, locateProjectConfig } from "../../kit/fs/config-file.js";
 import { localSettingsPath } from "../../kit/fs/local-settings.js";
+import { isLocalPath } from "../../kit/plugin-resolve.js";
 import { defaultUserConfigDir } from "../../kit/fs/user-config-dir.js";
 import type { ConfigOrigin, ConfigSource, ConfigSourceFile } from "./config-source.js";
 import { FolderTrust } from "./trust.js";
@@ -126,10 +127,6 @@ function absolutize(config: AgentConfig, dir: string): AgentConfig {
   if (config.disabledPlugins) out.disabledPlugins = config.disabledPlugins.map(rel);
   if (config.workspace?.roots) out.workspace = { ...config.workspace, roots: config.workspace.roots.map((r) => path.resolve(dir, r)) };
   return out;
-}
-
-export function isLocalPath(spec: string): boolean {
-  return spec.startsWith("./") || spec.startsWith("../") || spec === "." || spec === ".." || path.isAbsolute(spec);
 }
 
 const CONCAT_PATHS = new Set(["plugins", "disabledPlugins", "permissions.allow", "permissions.ask", "permissions.deny", "workspace.roots", "sandbox.allowWrite", "sandbox.denyRead", "sandbox.network"]);

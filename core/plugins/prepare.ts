@@ -7,7 +7,8 @@
 import path from "node:path";
 import { checkSections, mergeHookConfig, type SectionOwner } from "../config/config-sections.js";
 import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig, type PluginEntry } from "../config/config-schema.js";
-import { isLocalPath, loadConfig, zodIssues, type LoadedConfig } from "../config/config.js";
+import { loadConfig, zodIssues, type LoadedConfig } from "../config/config.js";
+import { isLocalPath } from "../../kit/plugin-resolve.js";
 import { AgentError, ConfigError, errorMessage, sentence } from "../../kit/errors.js";
 import { createHooks, HOOKS, type HookName, type HookTable, type RawHooks } from "../hooks/hooks.js";
 import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "../host-types.js";
