@@ -15,11 +15,15 @@ export type { Tappable, SyncTappable, EventTapOptions } from "./hooks/tap-types.
 /** What a `systemPrompt` handler is handed and may return (the contract entry is at its 120 names). */
 export type { SystemPromptInfo, SystemPromptSection } from "./hooks/hook-types.js";
 export { DEFAULT_PLUGIN_TIMEOUTS, trustPreparedFolder } from "./plugins/prepare.js";
-export { untrustFolder, trustedFolders, trustDecision, realFolder, TRUST_FILE, type TrustItem, type TrustItemInput, type TrustReport, type TrustState, type FolderTrustView, type ConfigTrust } from "./config/trust.js";
+export type { TrustItem, TrustItemInput, TrustReport, TrustState, FolderTrustView, ConfigTrust } from "./config/trust.js";
+export { untrustFolder, trustedFolders, trustDecision, TRUST_FILE } from "../kit/fs/trust-store.js";
+export { realFolder } from "../kit/fs/real-path.js";
 export type { ConfigOrigin, ConfigSource, ConfigSourceFile } from "./config/config-source.js";
 export { AgentConfigSchema, type CoreConfig, type PermissionRule, type ToolOverride, type PluginEntry } from "./config/config-schema.js";
-export { locateProjectConfig, CONFIG_SEARCH_PLACES, defaultUserConfigDir } from "./config/config.js";
-export { LOCAL_SETTINGS_FILE, localSettingsPath, readLocalSettings, updateLocalSettings, addLocalAllowRules, ensureAgentIgnores } from "./config/local-settings.js";
+export { locateProjectConfig, CONFIG_SEARCH_PLACES } from "../kit/fs/config-file.js";
+export { defaultUserConfigDir } from "../kit/fs/user-config-dir.js";
+export { LOCAL_SETTINGS_FILE, localSettingsPath, readLocalSettings, updateLocalSettings, addLocalAllowRules } from "../kit/fs/local-settings.js";
+export { ensureAgentIgnores } from "../kit/fs/agent-ignores.js";
 export { resolveModel, systemPrompt, DEFAULT_MAX_TURNS } from "./loop/run-setup.js";
 /** What the `transcript` and `sessionLoad` hooks carry (the `sessions` plugin writes and reads the transcripts). */
 export type { ResumeResult, TranscriptRecord, TranscriptBatch, TranscriptAnswer, SessionLoadRequest, SessionLoadAnswer } from "./hooks/hook-types.js";

@@ -80,3 +80,42 @@ export function findPluginPackage(entry: string, base: string): { name: string; 
   }
   return undefined;
 }
+
+/** A plugin entry that is a path (relative to its config file, or absolute), not a package name. */
+export function isLocalPath(spec: string): boolean {
+  return spec.startsWith("./") || spec.startsWith("../") || spec === "." || spec === ".." || path.isAbsolute(spec);
+}
+
+/** The folder holding the nearest package.json at or above `file`'s folder. */
+export function packageDirOf(file: string): string {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "package.json"))) return dir;
+    if (path.dirname(dir) === dir) return path.dirname(file);
+  }
+}
+
+export interface PackageJson {
+  name?: string;
+  version?: string;
+  peerDependencies?: Record<string, string>;
+}
+
+/** A package's package.json; empty when it cannot be read. */
+export function readPackageJson(dir: string): PackageJson {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as PackageJson;
+  } catch {
+    return {};
+  }
+}
+
+/** The folder of the package a plugin entry names (any of its candidate names), from the first base that has it. */
+export function findOwnPackageDir(name: string, baseDirs: readonly string[]): string | undefined {
+  for (const base of baseDirs) {
+    for (const c of candidates(name)) {
+      const found = findPackageDir(c, base);
+      if (found) return found.dir;
+    }
+  }
+  return undefined;
+}

@@ -2,11 +2,12 @@
  * The running agent-host package, for code the host loads that imports `agent-host` (a config file, a
  * plugin): where its public entries are, and which copy a file would get. A project with its own
  * agent-host in node_modules gets that one; any other gets the running CLI's, so a config written as the
- * README shows works with a globally installed `agent`.
+ * README shows works with a globally installed `agent`. A plugin's module is imported the same way
+ * (`importResolvingSelf`).
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { hostVersion } from "./version.js";
 
 /** The running host's own public entry (dist/index.js when built), or undefined when running from source. */
@@ -56,4 +57,40 @@ export function agentHostFor(file: string): AgentHostCopy {
   }
   const self = selfEntry();
   return { source: "cli", dir: self ? path.dirname(path.dirname(fileURLToPath(self))) : fileURLToPath(new URL("..", import.meta.url)), version: hostVersion() };
+}
+
+const TS_EXT = /\.(c|m)?tsx?$/;
+
+let selfResolution: Promise<void> | undefined;
+/**
+ * Make `import "agent-host"` (and `agent-host/testing`, `/kit`, `/embed`) inside plugins resolve to the running host,
+ * wherever the plugin lives: a plugin in a project works with a globally installed `agent`, and host
+ * and plugins share one zod.
+ */
+function ensureSelfResolution(): Promise<void> {
+  selfResolution ??= (async () => {
+    const self = selfEntry();
+    if (!self) return;
+    const { register } = await import("node:module");
+    const hook = `let self;
+export function initialize(data) { self = data.self; }
+export async function resolve(specifier, context, next) {
+  if (specifier === "agent-host") return { url: self, shortCircuit: true };
+  if (specifier === "agent-host/testing" || specifier === "agent-host/kit" || specifier === "agent-host/embed") return { url: new URL("./" + specifier.slice(11) + ".js", self).href, shortCircuit: true };
+  return next(specifier, context);
+}`;
+    register(`data:text/javascript,${encodeURIComponent(hook)}`, { data: { self } });
+  })();
+  return selfResolution;
+}
+
+/** Import a module file (a plugin's) with its `agent-host` imports resolved to the running host; TypeScript through jiti. */
+export async function importResolvingSelf(file: string): Promise<unknown> {
+  if (TS_EXT.test(file)) {
+    const { createJiti } = await import("jiti");
+    const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false, alias: selfAliases() });
+    return jiti.import(file);
+  }
+  await ensureSelfResolution();
+  return import(pathToFileURL(file).href);
 }

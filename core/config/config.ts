@@ -1,38 +1,27 @@
 /**
- * Config loading: cosmiconfig with a short explicit list of search places, from the cwd up to the
- * project root; the user config (`~/.config/agent/config.{json,yaml}`) merges under it. Every file is
- * validated on its own so errors name the file. Keys core does not know are kept per file for the
+ * Config loading: the project's config file found from the cwd up to the project root and loaded whatever
+ * its format (kit/fs/config-file.ts); the user config (`~/.config/agent/config.{json,yaml}`) merges under
+ * it. Every file is validated on its own so errors name the file. Keys core does not know are kept per file for the
  * plugins that own them (config-sections.ts); files other tools share (`.mcp.json`) are read by the
  * plugin they belong to, through the `config` hook; another tool's settings files by a config source
  * (config-source.ts: Claude Code's, plugins/claude-settings), with the files, before any plugin's setup.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig } from "./config-schema.js";
 import { MAX_CONFIG_DEPTH, shortPath, tooDeep } from "../../kit/text/depth.js";
-import { parseJson } from "../../kit/text/json.js";
-import { ConfigError, errorMessage } from "../../kit/errors.js";
-import { localSettingsPath } from "./local-settings.js";
+import { ConfigError } from "../../kit/errors.js";
+import { findProjectMarkerDir, loadConfigFile, locateProjectConfig } from "../../kit/fs/config-file.js";
+import { localSettingsPath } from "../../kit/fs/local-settings.js";
+import { isLocalPath } from "../../kit/plugin-resolve.js";
 import { defaultUserConfigDir } from "../../kit/fs/user-config-dir.js";
 import type { ConfigOrigin, ConfigSource, ConfigSourceFile } from "./config-source.js";
-import { FolderTrust, fileDigest } from "./trust.js";
+import { FolderTrust } from "./trust.js";
+import { fileDigest } from "../../kit/fs/trust-store.js";
 import { narrowFolderConfig } from "./trust-config.js";
 import { isPlainObject } from "../../kit/text/plain-object.js";
 import type { z } from "zod";
-import { agentHostFor, selfAliases } from "../../kit/self-package.js";
 import { closestNames } from "../../kit/text/suggest.js";
-
-export const CONFIG_SEARCH_PLACES = [
-  "agent.config.ts",
-  "agent.config.mts",
-  "agent.config.js",
-  "agent.config.mjs",
-  ".agentrc",
-  ".agentrc.json",
-  ".agentrc.yaml",
-  ".agentrc.yml",
-  "package.json",
-];
 
 /** A top-level key core does not know, as one file gave it: checked later by the plugin that owns it. */
 export interface RawSection {
@@ -84,18 +73,6 @@ export interface LoadConfigOptions {
   sources?: readonly ConfigSource[];
 }
 
-export { defaultUserConfigDir };
-
-function findProjectMarkerDir(cwd: string): string | undefined {
-  let dir = cwd;
-  for (;;) {
-    if (existsSync(path.join(dir, ".git")) || existsSync(path.join(dir, "package.json"))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
 /** Turn zod issues into `key.path: message` lines. */
 export function zodIssues(error: z.ZodError): { path: string; message: string }[] {
   return error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
@@ -110,61 +87,6 @@ function formatPath(p: readonly PropertyKey[]): string {
   return out;
 }
 
-async function tsLoader(filepath: string): Promise<unknown> {
-  const { createJiti } = await import("jiti");
-  // With no agent-host of its own, the project's config imports the running CLI's (a global `agent`).
-  const alias = agentHostFor(filepath).source === "cli" ? selfAliases() : undefined;
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: true, alias });
-  return jiti.import(filepath, { default: true });
-}
-
-/** JSON with a BOM accepted and errors that say line and column. */
-const jsonLoader = (_file: string, content: string) => parseJson(content);
-
-/** `.agentrc`: JSON when it looks like JSON (so its errors say where), YAML otherwise. */
-async function noExtLoader(file: string, content: string): Promise<unknown> {
-  const text = content.replace(/^\uFEFF/, "");
-  if (/^\s*[{[]/.test(text)) return parseJson(text);
-  const { defaultLoaders } = await import("cosmiconfig");
-  return defaultLoaders.noExt(file, text);
-}
-
-async function loadFile(filepath: string): Promise<unknown> {
-  const { cosmiconfig } = await import("cosmiconfig");
-  const explorer = cosmiconfig("agent", {
-    searchPlaces: [],
-    loaders: { ".ts": tsLoader, ".mts": tsLoader, ".js": tsLoader, ".mjs": tsLoader, ".cjs": tsLoader, ".json": jsonLoader, noExt: noExtLoader },
-    cache: false,
-  });
-  const result = await explorer.load(filepath);
-  return result?.config ?? {};
-}
-
-/** Search one folder for a project config file; `package.json` counts only when it has an `agent` key. */
-function findConfigIn(dir: string): string | undefined {
-  for (const name of CONFIG_SEARCH_PLACES) {
-    const file = path.join(dir, name);
-    if (!existsSync(file)) continue;
-    try {
-      if (!statSync(file).isFile()) continue;
-    } catch {
-      continue;
-    }
-    if (name === "package.json") {
-      try {
-        const pkg = JSON.parse(readFileSync(file, "utf8").replace(/^\uFEFF/, "")) as Record<string, unknown>;
-        if (pkg && typeof pkg === "object" && "agent" in pkg) return file;
-      } catch {
-        // Broken JSON: loading it says what is wrong, with the line and column.
-        return file;
-      }
-      continue;
-    }
-    return file;
-  }
-  return undefined;
-}
-
 /** A file's config: core's keys validated (paths made absolute), the rest kept raw. */
 interface FileConfig {
   core: AgentConfig;
@@ -172,12 +94,7 @@ interface FileConfig {
 }
 
 async function readAndValidate(file: string): Promise<FileConfig> {
-  let raw: unknown;
-  try {
-    raw = await loadFile(file);
-  } catch (err) {
-    throw new ConfigError(file, [{ path: "", message: `could not be loaded: ${loadErrorMessage(errorMessage(err), file)}` }]);
-  }
+  let raw = await loadConfigFile(file);
   if (raw === null || raw === undefined) raw = {};
   if (typeof raw !== "object" || Array.isArray(raw)) {
     throw new ConfigError(file, [{ path: "", message: `expected an object, got ${Array.isArray(raw) ? "an array" : typeof raw}` }]);
@@ -196,49 +113,6 @@ function splitAndValidate(raw: Record<string, unknown>, file: string, dir: strin
   return { core: absolutize(parsed.data, dir), extra };
 }
 
-/**
- * The useful part of a loader's error: cosmiconfig prefixes `JSON Error in <file>:` and appends code
- * frames, jiti puts `<file>:line:col` on a line of its own. Keep the message and say where.
- */
-export function loadErrorMessage(message: string, file: string): string {
-  const raw = message.split("\n");
-  const lines = raw.map((l) => l.trim());
-  let where = "";
-  const kept: string[] = [];
-  for (const [i, l] of lines.entries()) {
-    // A code frame (`> 4 | ...` then `  |    ^`) marks the line and column.
-    const frame = /^>\s*(\d+)\s*\|/.exec(l);
-    if (frame && !where) {
-      const caret = /^\s*\|(\s*)\^/.exec(raw[i + 1] ?? "");
-      where = ` (line ${frame[1]}${caret ? `, column ${caret[1].length}` : ""})`;
-    }
-    if (!l || /^(JSON|YAML) Error in /.test(l) || /^(>\s*)?\d+\s*\|/.test(l) || /^\|/.test(l) || /^-*\^$/.test(l)) continue;
-    const loc = l.startsWith(file) ? /:(\d+):(\d+)$/.exec(l) : null;
-    if (loc) {
-      where ||= ` (line ${loc[1]}, column ${loc[2]})`;
-      continue;
-    }
-    kept.push(l);
-  }
-  let text = (kept[0] ?? firstLine(message)).replace(/ while parsing '.*'\s*$/, "").trim();
-  // JSON.parse says "at position N": give the line and column instead.
-  const pos = /at position (\d+)/.exec(text);
-  if (pos && !where) {
-    try {
-      const before = readFileSync(file, "utf8").slice(0, Number(pos[1]));
-      const line = before.split("\n").length;
-      where = ` (line ${line}, column ${Number(pos[1]) - before.lastIndexOf("\n")})`;
-    } catch {
-      /* keep the position */
-    }
-  }
-  return `${text}${where}`;
-}
-
-function firstLine(s: string): string {
-  return s.split("\n").find((l) => l.trim()) ?? s;
-}
-
 /** Relative paths in a config file are relative to that file: make them absolute before merging. */
 function absolutize(config: AgentConfig, dir: string): AgentConfig {
   const rel = (p: string) => (isLocalPath(p) ? path.resolve(dir, p) : p);
@@ -253,10 +127,6 @@ function absolutize(config: AgentConfig, dir: string): AgentConfig {
   if (config.disabledPlugins) out.disabledPlugins = config.disabledPlugins.map(rel);
   if (config.workspace?.roots) out.workspace = { ...config.workspace, roots: config.workspace.roots.map((r) => path.resolve(dir, r)) };
   return out;
-}
-
-export function isLocalPath(spec: string): boolean {
-  return spec.startsWith("./") || spec.startsWith("../") || spec === "." || spec === ".." || path.isAbsolute(spec);
 }
 
 const CONCAT_PATHS = new Set(["plugins", "disabledPlugins", "permissions.allow", "permissions.ask", "permissions.deny", "workspace.roots", "sandbox.allowWrite", "sandbox.denyRead", "sandbox.network"]);
@@ -300,20 +170,6 @@ async function readUserConfig(dir: string): Promise<{ file: string; fc: FileConf
     if (existsSync(file)) return { file, fc: await readAndValidate(file) };
   }
   return undefined;
-}
-
-/**
- * Where the project's config lives, without reading it: the config file found from `cwd` up to the
- * project root (the nearest folder with .git or package.json), and that root. For tools that edit it.
- */
-export function locateProjectConfig(cwd: string): { projectRoot: string; configFile: string | undefined } {
-  const start = path.resolve(cwd);
-  const stopDir = findProjectMarkerDir(start) ?? start;
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    const file = findConfigIn(dir);
-    if (file) return { projectRoot: path.dirname(file), configFile: file };
-    if (dir === stopDir || path.dirname(dir) === dir) return { projectRoot: stopDir, configFile: undefined };
-  }
 }
 
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {

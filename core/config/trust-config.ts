@@ -7,7 +7,8 @@
  */
 import type { AgentConfig, PluginEntry } from "./config-schema.js";
 import type { PluginConfigSection } from "../plugin-types.js";
-import { fileDigest, type FolderTrust } from "./trust.js";
+import type { FolderTrust } from "./trust.js";
+import { fileDigest } from "../../kit/fs/trust-store.js";
 import { isPlainObject } from "../../kit/text/plain-object.js";
 import { narrowSandbox } from "./sandbox-narrow.js";
 import type { PermissionMode } from "../types.js";

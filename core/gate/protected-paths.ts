@@ -13,12 +13,11 @@
  * through every symlink (`..` taken physically, as the OS does); either being protected is enough.
  * Names are compared ignoring case where file systems usually do (macOS, Windows).
  */
-import { lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
-import { claudeUserDir } from "../../kit/fs/user-config-dir.js";
 import { isInside } from "../../kit/fs/path-inside.js";
-import { isAgentConfigName } from "../../kit/fs/user-config-dir.js";
-import { defaultUserConfigDir } from "../config/config.js";
+import { linkOf, realTarget, realTargetOrSelf } from "../../kit/fs/real-path.js";
+import { claudeUserDir, defaultUserConfigDir, isAgentConfigName } from "../../kit/fs/user-config-dir.js";
 import type { FileWrite } from "../types.js";
 
 export type ProtectionLevel = "ask" | "never";
@@ -64,56 +63,12 @@ const UNKNOWN: Protection = { level: "ask", why: "where it writes is only known 
 
 /** The places for a workspace's roots and audit log; the user's folders from the environment, now. */
 export function protectedPlaces(roots: readonly string[], auditFile: string | undefined): ProtectedPlaces {
-  const both = (p: string) => [...new Set([path.resolve(p), safeReal(path.resolve(p))])];
+  const both = (p: string) => [...new Set([path.resolve(p), realTargetOrSelf(path.resolve(p))])];
   const userDirs = [
     ...both(defaultUserConfigDir()).map((dir) => ({ dir, why: "the user's agent config folder" })),
     ...both(claudeUserDir()).map((dir) => ({ dir, why: "Claude Code's user settings folder" })),
   ];
   return { roots, auditFiles: auditFile ? both(auditFile) : [], userDirs };
-}
-
-/**
- * Where writing `p` (absolute) leads: each existing component through its symlinks, `..` taken from
- * where the previous one really is; the first missing component and the rest as spelt. Throws on a loop.
- */
-export function realTarget(p: string): string {
-  return follow(path.parse(p).root, p, 0);
-}
-
-function follow(from: string, p: string, depth: number): string {
-  const segs = p.split(/[\\/]+/).filter(Boolean);
-  let cur = path.isAbsolute(p) ? path.parse(p).root : from;
-  for (let i = 0; i < segs.length; i++) {
-    if (segs[i] === ".") continue;
-    if (segs[i] === "..") {
-      cur = path.dirname(cur);
-      continue;
-    }
-    const next = path.join(cur, segs[i]);
-    const link = linkOf(next);
-    if (link === undefined) return path.join(next, ...segs.slice(i + 1));
-    if (link === null) cur = next;
-    else if (depth >= 40) throw new Error(`too many levels of symbolic links at ${next}`);
-    else cur = follow(cur, link, depth + 1);
-  }
-  return cur;
-}
-
-/** A symlink's target; null for anything else that exists; undefined when nothing is there. */
-function linkOf(p: string): string | null | undefined {
-  try {
-    return lstatSync(p).isSymbolicLink() ? readlinkSync(p) : null;
-  } catch {
-    return undefined;
-  }
-}
-
-function safeReal(p: string): string {
-  try {
-    return realTarget(p);
-  } catch {
-    return p;
-  }
 }
 
 function inside(child: string, parent: string): boolean {

@@ -1,21 +1,19 @@
 /**
  * Turning config entries into plugin objects: npm names resolve from the config file's folder
- * (plugin-resolve.ts), local paths relative to it; TypeScript plugins load through jiti. A package
+ * (kit/plugin-resolve.ts), local paths relative to it; TypeScript plugins load through jiti (kit/self-package.ts). A package
  * whose `peerDependencies["agent-host"]` excludes the running version is not loaded; options are
  * checked against the plugin's schema before the plugin sees them.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { isLocalPath, zodIssues } from "../config/config.js";
+import { existsSync, statSync } from "node:fs";
+import { zodIssues } from "../config/config.js";
 import type { PluginEntry } from "../config/config-schema.js";
 import { ConfigError } from "../../kit/errors.js";
 import type { Plugin, PluginFactory } from "../plugin-types.js";
 import type { PluginPackageFormat } from "../contract.js";
-import { candidates, findPackageDir, resolvePackage } from "../../kit/plugin-resolve.js";
+import { candidates, findOwnPackageDir, isLocalPath, packageDirOf, readPackageJson, resolvePackage, type PackageJson } from "../../kit/plugin-resolve.js";
 import { RAW_FACTORY } from "../define.js";
 import { hostVersion } from "../../kit/version.js";
-import { selfAliases, selfEntry } from "../../kit/self-package.js";
+import { importResolvingSelf } from "../../kit/self-package.js";
 import type { z } from "zod";
 
 export interface PluginSpec {
@@ -47,63 +45,6 @@ export class PluginLoadError extends Error {
   ) {
     super(message);
     this.name = "PluginLoadError";
-  }
-}
-
-const TS_EXT = /\.(c|m)?tsx?$/;
-
-let selfResolution: Promise<void> | undefined;
-/**
- * Make `import "agent-host"` (and `agent-host/testing`, `/kit`, `/embed`) inside plugins resolve to the running host,
- * wherever the plugin lives: a plugin in a project works with a globally installed `agent`, and host
- * and plugins share one zod.
- */
-function ensureSelfResolution(): Promise<void> {
-  selfResolution ??= (async () => {
-    const self = selfEntry();
-    if (!self) return;
-    const { register } = await import("node:module");
-    const hook = `let self;
-export function initialize(data) { self = data.self; }
-export async function resolve(specifier, context, next) {
-  if (specifier === "agent-host") return { url: self, shortCircuit: true };
-  if (specifier === "agent-host/testing" || specifier === "agent-host/kit" || specifier === "agent-host/embed") return { url: new URL("./" + specifier.slice(11) + ".js", self).href, shortCircuit: true };
-  return next(specifier, context);
-}`;
-    register(`data:text/javascript,${encodeURIComponent(hook)}`, { data: { self } });
-  })();
-  return selfResolution;
-}
-
-async function importFile(file: string): Promise<unknown> {
-  if (TS_EXT.test(file)) {
-    const { createJiti } = await import("jiti");
-    const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false, alias: selfAliases() });
-    return jiti.import(file);
-  }
-  await ensureSelfResolution();
-  return import(pathToFileURL(file).href);
-}
-
-/** The folder holding the nearest package.json at or above `file`'s folder. */
-function packageDirOf(file: string): string {
-  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, "package.json"))) return dir;
-    if (path.dirname(dir) === dir) return path.dirname(file);
-  }
-}
-
-interface PackageJson {
-  name?: string;
-  version?: string;
-  peerDependencies?: Record<string, string>;
-}
-
-function readPackageJson(dir: string): PackageJson {
-  try {
-    return JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as PackageJson;
-  } catch {
-    return {};
   }
 }
 
@@ -204,23 +145,13 @@ export function specFromEntry(entry: PluginEntry, baseDirs: string[], origins?: 
       await checkPeerRange(pkg, name);
       let exported: unknown;
       try {
-        exported = await importFile(file);
+        exported = await importResolvingSelf(file);
       } catch (err) {
         throw new PluginLoadError(name, `failed to import ${file}: ${(err as Error).message?.split("\n")[0]}`);
       }
       return { exported, dir, file, version: pkg.version };
     },
   };
-}
-
-function findOwnPackageDir(name: string, baseDirs: string[]): string | undefined {
-  for (const base of baseDirs) {
-    for (const c of candidates(name)) {
-      const found = findPackageDir(c, base);
-      if (found) return found.dir;
-    }
-  }
-  return undefined;
 }
 
 /** Whether a `disabledPlugins` entry names this plugin: its name, its config entry, or the package either stands for. */

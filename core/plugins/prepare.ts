@@ -7,7 +7,8 @@
 import path from "node:path";
 import { checkSections, mergeHookConfig, type SectionOwner } from "../config/config-sections.js";
 import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig, type PluginEntry } from "../config/config-schema.js";
-import { isLocalPath, loadConfig, zodIssues, type LoadedConfig } from "../config/config.js";
+import { loadConfig, zodIssues, type LoadedConfig } from "../config/config.js";
+import { isLocalPath } from "../../kit/plugin-resolve.js";
 import { AgentError, ConfigError, errorMessage, sentence } from "../../kit/errors.js";
 import { createHooks, HOOKS, type HookName, type HookTable, type RawHooks } from "../hooks/hooks.js";
 import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "../host-types.js";
@@ -19,7 +20,8 @@ import type { PluginPackageFormat } from "../contract.js";
 import type { CliCommand } from "../cli-types.js";
 import { addSecret } from "../../kit/text/redact.js";
 import { admitFolderSections } from "../config/trust-config.js";
-import { trustFolder, type FolderTrust } from "../config/trust.js";
+import type { FolderTrust } from "../config/trust.js";
+import { trustFolder } from "../../kit/fs/trust-store.js";
 
 /** How long a plugin's hook handler may take, by default (config `pluginTimeouts`). */
 export const DEFAULT_PLUGIN_TIMEOUTS: Readonly<{ callMs: number; startupMs: number; shutdownMs: number }> = Object.freeze({ callMs: 30_000, startupMs: 120_000, shutdownMs: 5_000 });

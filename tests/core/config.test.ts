@@ -1,7 +1,8 @@
 /** Config loading: search places, project root, user config, .mcp.json, TS configs, merging. */
 import path from "node:path";
 import { afterAll, describe, expect, test, vi } from "vitest";
-import { CONFIG_SEARCH_PLACES, loadConfig, loadErrorMessage, mergeConfig } from "../../core/config/config.js";
+import { loadConfig, mergeConfig } from "../../core/config/config.js";
+import { CONFIG_SEARCH_PLACES, loadErrorMessage } from "../../kit/fs/config-file.js";
 import { ConfigError } from "../../kit/errors.js";
 import { prepareHost } from "../../core/embed.js";
 import mcpPlugin from "../../plugins/mcp/index.js";

@@ -11,7 +11,7 @@ import { builtinPlugins } from "../../cli/builtins.js";
 import { loadConfig } from "../../core/config/config.js";
 import { createHost } from "../../core/index.js";
 import { ConfigError } from "../../kit/errors.js";
-import { addLocalAllowRules, localSettingsPath } from "../../core/config/local-settings.js";
+import { addLocalAllowRules, localSettingsPath } from "../../kit/fs/local-settings.js";
 import { AuditLog } from "../../core/gate/audit.js";
 import { cleanupTemp, tempProject } from "../helpers/project.js";
 

@@ -4,16 +4,17 @@
  * CLI writes to it when you answer "always for this project", and `agent mcp add -s local` puts servers
  * there. Why our own file and not Claude Code's `.claude/settings.local.json`: that one is Claude
  * Code's, read here through a translation (its rule dialect, its keys), and writing our rules or
- * server entries into it would change what Claude Code does in the same project.
+ * server entries into it would change what Claude Code does in the same project. How the file is read
+ * and written; that a folder's trust admits its parts as the user's is the kernel's (core/config/trust.ts).
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { SECRET_FILE_MODE } from "../../kit/fs/atomic-write.js";
-import { AgentError } from "../../kit/errors.js";
-import { updateFileLocked } from "../../kit/fs/locked-update.js";
-import { ensureAgentIgnores } from "../../kit/fs/agent-ignores.js";
-import { noteLocalWrite } from "./trust.js";
-import { defaultUserConfigDir } from "../../kit/fs/user-config-dir.js";
+import { SECRET_FILE_MODE } from "./atomic-write.js";
+import { AgentError } from "../errors.js";
+import { updateFileLocked } from "./locked-update.js";
+import { ensureAgentIgnores } from "./agent-ignores.js";
+import { noteLocalWrite } from "./trust-store.js";
+import { defaultUserConfigDir } from "./user-config-dir.js";
 
 export const LOCAL_SETTINGS_FILE = path.join(".agent", "settings.local.json");
 
@@ -86,6 +87,3 @@ export function addLocalAllowRules(projectRoot: string, rules: readonly string[]
 function ensureIgnored(dir: string): void {
   ensureAgentIgnores(dir, IGNORED);
 }
-
-/** `.agent/.gitignore`'s machine-local entries (kit: the audit log's file writes them too). */
-export { ensureAgentIgnores, MACHINE_LOCAL_ENTRIES } from "../../kit/fs/agent-ignores.js";
