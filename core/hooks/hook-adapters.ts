@@ -88,6 +88,8 @@ export const ADAPTERS: Adapters = {
     },
     fail: () => undefined,
   },
+  fitContext: passThrough(),
+  modelError: collecting("modelError"),
   permission: collecting("permission"),
   permissionRequest: collecting("permissionRequest"),
   beforeToolCall: {
@@ -116,6 +118,7 @@ export const ADAPTERS: Adapters = {
     fail: () => undefined,
   },
   stop: collecting("stop"),
+  compactAsked: passThrough(),
   preCompact: collecting("preCompact"),
   compact: collecting("compact"),
   transcript: collecting("transcript"),
