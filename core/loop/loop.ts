@@ -12,7 +12,7 @@
 import { appendAll } from "../../kit/array-bulk.js";
 import { AgentError, errorMessage } from "../../kit/errors.js";
 import type { StopReason } from "../hooks/events.js";
-import { DecisionCollector, type PointRequest } from "../session/compaction-run.js";
+import { modelErrorDecision, type PointRequest } from "../session/compaction-run.js";
 import { debugChain, withNote } from "./loop-util.js";
 import { Aborted, streamWithRetries, type TurnOutput } from "./model-turn.js";
 import { contextBlocks, type SessionLifecycle } from "../session/session-lifecycle.js";
@@ -265,10 +265,10 @@ class Run {
     const compactions = this.control.compactions;
     if (!(err instanceof ModelError) || !compactions || !this.hooks.modelError.isUsed()) return false;
     const failure = compactions.point(this.session, this.at(request), { error: { code: err.code, message: err.message }, retried });
-    const decision = new DecisionCollector(failure.point);
+    const decision = modelErrorDecision(failure.point);
     await this.hooks.modelError.promise(decision);
     if (failure.outcome && this.signal.aborted) throw new Aborted();
-    const d = decision.decision;
+    const d = decision.answer;
     if (d && "note" in d) throw withNote(err, d.note);
     return !retried && d !== undefined && "retry" in d;
   }

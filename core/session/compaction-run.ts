@@ -8,7 +8,7 @@
  */
 import { replaceAll } from "../../kit/array-bulk.js";
 import { freezeCopy, plainCopy } from "../../kit/freeze.js";
-import { describeValue } from "../hooks/hook-adapters.js";
+import { describeValue, FirstAnswer } from "../hooks/hook-adapters.js";
 import type { AgentEvent } from "../hooks/events.js";
 import type { CompactAskedPoint, CompactInfo, CompactionAsk, CompactionRequest, CompactionResult, CompactOutcome, Collector, ContextPoint, ModelErrorDecision, ModelErrorInfo } from "../hooks/hook-types.js";
 import type { RawHooks } from "../hooks/hooks.js";
@@ -36,37 +36,15 @@ class PreCompactCollector implements Collector<CompactInfo> {
   }
 }
 
-/** `compact`: the first answer decides. */
-class ResultCollector implements Collector<CompactionRequest> {
-  result: CompactionResult | undefined;
-  constructor(private readonly request: CompactionRequest) {}
-  view(): CompactionRequest {
-    return this.request;
-  }
-  take(_plugin: string, out: unknown): string | undefined {
-    const r = out as Partial<CompactionResult> | null;
-    const ok = typeof r === "object" && r !== null && typeof r.ok === "boolean" && typeof r.shortened === "number" && typeof r.summarized === "number" && (r.messages === undefined || Array.isArray(r.messages));
-    if (!ok) return `returned ${describeValue(out)} instead of { ok, shortened, summarized, messages? }; ignored`;
-    this.result ??= r as CompactionResult;
-    return undefined;
-  }
+/** A `compact` answer: `{ ok, shortened, summarized, messages? }`. */
+function isResult(out: unknown): boolean {
+  const r = out as Partial<CompactionResult> | null;
+  return typeof r === "object" && r !== null && typeof r.ok === "boolean" && typeof r.shortened === "number" && typeof r.summarized === "number" && (r.messages === undefined || Array.isArray(r.messages));
 }
 
-/** `modelError`: the first answer decides. */
-export class DecisionCollector implements Collector<ModelErrorInfo> {
-  decision: ModelErrorDecision | undefined;
-  constructor(private readonly info: ModelErrorInfo) {}
-  view(): ModelErrorInfo {
-    return this.info;
-  }
-  take(_plugin: string, out: unknown): string | undefined {
-    const d = out as { retry?: unknown; note?: unknown };
-    if (typeof d === "object" && d.retry === true) this.decision ??= { retry: true };
-    else if (typeof d === "object" && typeof d.note === "string") this.decision ??= { note: d.note };
-    else return `returned ${describeValue(out)} instead of { retry: true } or { note }; ignored`;
-    return undefined;
-  }
-}
+/** `modelError`: the first `{ retry: true }` or `{ note }` decides. */
+export const modelErrorDecision = (info: ModelErrorInfo) =>
+  new FirstAnswer<ModelErrorInfo, ModelErrorDecision>(info, "{ retry: true } or { note }", (out) => (out as { retry?: unknown }).retry === true || typeof (out as { note?: unknown }).note === "string");
 
 /**
  * The summary request gets a signal of its own, linked to the run's and unlinked when it ends: SDKs leave
@@ -138,7 +116,7 @@ export class Compactions {
     const pre = new PreCompactCollector(freezeCopy({ ...this.info(), trigger, instructions: ask.instructions ?? "" }));
     if (this.hooks.preCompact.isUsed()) await this.hooks.preCompact.promise(pre);
     if (pre.blocked) return this.failed(outcome({ reason: `blocked by plugin ${pre.blocked.plugin}: ${pre.blocked.reason}`, blockedBy: pre.blocked.plugin }));
-    const request = new ResultCollector({
+    const request = new FirstAnswer<CompactionRequest, CompactionResult>({
       ...freezeCopy({
         sessionId: this.info().sessionId,
         trigger,
@@ -153,9 +131,9 @@ export class Compactions {
       }),
       tokens: size,
       summarize: (r: ModelRequest) => collectText(at.provider, r, at.signal),
-    });
+    }, "{ ok, shortened, summarized, messages? }", isResult);
     await this.hooks.compact.promise(request);
-    const r = request.result;
+    const r = request.answer;
     if (!r) return this.failed(outcome({ reason: "no plugin compacted it" }));
     if (r.messages) replaceAll(messages, plainCopy(r.messages));
     const done = outcome({ ok: r.ok, shortened: r.shortened, summarized: r.summarized, ...(r.reason !== undefined ? { reason: r.reason } : {}), ...(r.summary !== undefined ? { summary: r.summary } : {}) });
