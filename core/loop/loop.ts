@@ -260,7 +260,7 @@ class Run {
     return compacted ? this.buildRequest(system) : this.fittedRequest(system, true);
   }
 
-  /** A failed request: true when a `modelError` handler asks for it again (once); its note goes on the error. */
+  /** A failed request: true when a `modelError` handler asks for it again (the loop sends it once more); its note goes on the error. */
   private async retryAfter(err: unknown, request: ModelRequest, retried: boolean): Promise<boolean> {
     const compactions = this.control.compactions;
     if (!(err instanceof ModelError) || !compactions || !this.hooks.modelError.isUsed()) return false;
@@ -270,7 +270,7 @@ class Run {
     if (failure.outcome && this.signal.aborted) throw new Aborted();
     const d = decision.answer;
     if (d && "note" in d) throw withNote(err, d.note);
-    return !retried && d !== undefined && "retry" in d;
+    return d !== undefined && "retry" in d;
   }
 
   private stopNotice(): StopReason {
