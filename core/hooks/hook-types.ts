@@ -207,7 +207,7 @@ export type CompactDecision = { block: string } | { instructions: string };
 
 /**
  * What a `compact` handler is handed: the conversation to make fit (a frozen copy) and the figures of the
- * window, after `preCompact` let it happen. `tokens` is the kernel's estimate of a request with those
+ * window, after `preCompact` let it happen. `tokens` is the context plugin's estimate of a request with those
  * messages (the run's system prompt and tools included); `summarize` sends a request to the run's model
  * and resolves with the text of its answer.
  */
