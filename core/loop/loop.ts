@@ -264,7 +264,7 @@ class Run {
   private async retryAfter(err: unknown, request: ModelRequest, retried: boolean): Promise<boolean> {
     const compactions = this.control.compactions;
     if (!(err instanceof ModelError) || !compactions || !this.hooks.modelError.isUsed()) return false;
-    const failure = compactions.point(this.session, this.at(request), { error: { code: err.code, message: err.message }, retried });
+    const failure = compactions.point(this.session, this.at(request), { error: Object.freeze({ code: err.code, message: err.message }), retried });
     const decision = modelErrorDecision(failure.point);
     await this.hooks.modelError.promise(decision);
     if (failure.outcome && this.signal.aborted) throw new Aborted();
