@@ -53,6 +53,9 @@ export {
   type LoadedSession,
 } from "../plugins/sessions/index.js";
 
+/** The context window lookup and the compaction defaults (the `compaction` plugin's context management): embedders (`agent-host/builtins`). */
+export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_COMPACT_THRESHOLD } from "../plugins/compaction/context-window.js";
+
 /** Plugin packages that are not npm modules: Claude Code plugin folders and Agent Plugins 1.0 packages. */
 export const packageFormats: PluginPackageFormat[] = [claudePluginFormat()];
 

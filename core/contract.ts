@@ -8,12 +8,11 @@ import type { z } from "zod";
 import type { ToolLoadOptions, ToolLoadResult } from "./registry/tool-sources.js";
 import type { AgentConfig, PluginEntry } from "./config/config-schema.js";
 import type { ConfigOrigin, ConfigSource } from "./config/config-source.js";
-import type { CompactOutcome } from "./session/compact-outcome.js";
 import type { AgentEvent, StopReason } from "./hooks/events.js";
 import type { HookTable, PluginHooks } from "./hooks/hooks.js";
 import type { KindArrays, KindCounts, KindListings, KindRegistrars } from "./registry/kinds.js";
 import type { ModelMessage } from "./loop/model.js";
-import type { ResumeResult } from "./hooks/hook-types.js";
+import type { CompactOutcome, ResumeResult } from "./hooks/hook-types.js";
 import type { TrustReport, FolderTrustView, TrustItemInput } from "./config/trust.js";
 import type { AuditSink } from "./gate/audit.js";
 import type {

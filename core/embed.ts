@@ -27,11 +27,10 @@ export { ensureAgentIgnores } from "../kit/fs/agent-ignores.js";
 export { resolveModel, systemPrompt, DEFAULT_MAX_TURNS } from "./loop/run-setup.js";
 /** What the `transcript` and `sessionLoad` hooks carry (the `sessions` plugin writes and reads the transcripts). */
 export type { ResumeResult, TranscriptRecord, TranscriptBatch, TranscriptAnswer, SessionLoadRequest, SessionLoadAnswer } from "./hooks/hook-types.js";
-export type { CompactOutcome } from "./session/compact-outcome.js";
-export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_COMPACT_THRESHOLD } from "./session/context-window.js";
-/** A message's size in characters, as the context estimate counts it (the `compaction` plugin splits by it). */
-export { messageChars } from "./session/context-window.js";
-export type { CompactionRequest, CompactionResult } from "./hooks/hook-types.js";
+/** A message's size in characters, as `ContextPoint.chars` counts it (the `compaction` plugin splits by it). */
+export { messageChars } from "./loop/request-size.js";
+/** What the `compact` hook carries, and the context points (`fitContext`, `modelError`, `compactAsked`) the `compaction` plugin manages. */
+export type { CompactOutcome, CompactionRequest, CompactionResult, CompactionAsk, ContextPoint, ModelTurnPoint, ModelErrorInfo, ModelErrorDecision, CompactAskedPoint } from "./hooks/hook-types.js";
 export { expandModelAlias, modelAliases } from "./session/model-aliases.js";
 export type { SandboxStatus, SandboxSpawnSpec } from "./types.js";
 /** Where audit records go (`createHost({ auditSink })`; the default, the JSONL file, is `appendAuditFile` of `agent-host/kit`). */

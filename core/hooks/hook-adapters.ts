@@ -51,6 +51,24 @@ function collecting<V>(hook: HookName): Adapter<[Collector<V> | FailingCollector
   };
 }
 
+/** The collector of a hook whose first answer decides (`sessionLoad`, `compact`, `modelError`, `transcript`'s `{ file }`). */
+export class FirstAnswer<V, A> implements Collector<V> {
+  answer: A | undefined;
+  constructor(
+    private readonly info: V,
+    private readonly expected: string,
+    private readonly accepts: (out: unknown) => boolean,
+  ) {}
+  view(): V {
+    return this.info;
+  }
+  take(_plugin: string, out: unknown): string | undefined {
+    if (!this.accepts(out)) return `returned ${describeValue(out)} instead of ${this.expected}; ignored`;
+    this.answer ??= out as A;
+    return undefined;
+  }
+}
+
 /** The register hooks (one per kind, kinds.ts) hand each handler the plugin's registrar as it is. */
 function registerAdapters(): Pick<Adapters, RegisterHookName> {
   const adapters = Object.fromEntries(KIND_NAMES.map((kind) => [registerHookOf(kind), passThrough()]));
@@ -88,6 +106,8 @@ export const ADAPTERS: Adapters = {
     },
     fail: () => undefined,
   },
+  fitContext: passThrough(),
+  modelError: collecting("modelError"),
   permission: collecting("permission"),
   permissionRequest: collecting("permissionRequest"),
   beforeToolCall: {
@@ -116,6 +136,7 @@ export const ADAPTERS: Adapters = {
     fail: () => undefined,
   },
   stop: collecting("stop"),
+  compactAsked: passThrough(),
   preCompact: collecting("preCompact"),
   compact: collecting("compact"),
   transcript: collecting("transcript"),

@@ -207,7 +207,7 @@ export type CompactDecision = { block: string } | { instructions: string };
 
 /**
  * What a `compact` handler is handed: the conversation to make fit (a frozen copy) and the figures of the
- * window, after `preCompact` let it happen. `tokens` is the kernel's estimate of a request with those
+ * window, after `preCompact` let it happen. `tokens` is the context plugin's estimate of a request with those
  * messages (the run's system prompt and tools included); `summarize` sends a request to the run's model
  * and resolves with the text of its answer.
  */
@@ -246,6 +246,77 @@ export interface CompactionResult {
   summarized: number;
   summary?: string;
   messages?: ModelMessage[];
+}
+
+/** What a compaction did (`host.session.compact()`, the `/compact` command, `ContextPoint.compact`). */
+export interface CompactOutcome {
+  ok: boolean;
+  /** Why nothing was compacted (blocked, nothing to summarise, the summary request failed). */
+  reason?: string;
+  blockedBy?: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Messages replaced by the summary. */
+  summarized: number;
+  /** Tool results shortened. */
+  shortened: number;
+  summary?: string;
+}
+
+/**
+ * What a context manager asks the kernel to compact with (`ContextPoint.compact`): why, and the figures the
+ * `compact` handlers get. `tokens` is its estimate of a request `chars` characters long.
+ */
+export interface CompactionAsk {
+  readonly trigger: "manual" | "auto";
+  /** Asked for (`manual`), near the window (`threshold`), refused as too long (`context_length`: `compact` handlers get `force`). */
+  readonly cause: "manual" | "threshold" | "context_length";
+  /** What the user asked the summary to keep (manual compaction). */
+  readonly instructions?: string;
+  readonly window: number;
+  readonly targetTokens: number;
+  readonly keepRecentTokens?: number;
+  readonly charsPerToken: number;
+  tokens(chars: number): number;
+}
+
+/**
+ * A point where the conversation's size matters (`fitContext`, `modelError`, `compactAsked`): the request's
+ * size, and `compact`, which runs `preCompact` then `compact` on the conversation; the result replaces it, is
+ * a transcript record and a `compaction` event (a notice when nothing was compacted).
+ */
+export interface ContextPoint {
+  readonly sessionId: string;
+  readonly mode: PermissionMode;
+  /** `provider:model` the request goes to. */
+  readonly model: string;
+  /** The request's size in characters (system prompt, messages, tools; `messageChars` of each message). */
+  readonly chars: number;
+  compact(ask: CompactionAsk): Promise<CompactOutcome>;
+}
+
+/** A run's model request is about to go (`fitContext`). */
+export interface ModelTurnPoint extends ContextPoint {
+  /** The run's request number: 1 for its first. */
+  readonly turn: number;
+  /** The request was rebuilt after this turn's compaction (or a refusal's): measure it, do not compact again. */
+  readonly compacted: boolean;
+}
+
+/** A run's model request failed after its retries (`modelError`). */
+export interface ModelErrorInfo extends ContextPoint {
+  readonly error: { readonly code: string; readonly message: string };
+  /** The request had been sent again after a `{ retry }`: another is not taken. */
+  readonly retried: boolean;
+}
+
+/** `retry`: the request is rebuilt and sent once more (after a compaction); `note`: added to the error the run ends with. */
+export type ModelErrorDecision = { retry: true } | { note: string };
+
+/** `session.compact()` or `/compact` asks for a compaction now (`compactAsked`). */
+export interface CompactAskedPoint extends ContextPoint {
+  /** What the user asked the summary to keep, if anything. */
+  readonly instructions?: string;
 }
 
 /**

@@ -16,12 +16,16 @@ import type {
   AttributedDecision,
   BeforeToolCallDecision,
   Collector,
+  CompactAskedPoint,
   CompactDecision,
   CompactInfo,
   CompactionRequest,
   CompactionResult,
   ConfigEnv,
   FailingCollector,
+  ModelErrorDecision,
+  ModelErrorInfo,
+  ModelTurnPoint,
   PermissionCheck,
   PermissionPromptAnswer,
   PermissionPromptInfo,
@@ -73,6 +77,10 @@ export const HOOKS = Object.freeze({
   systemPrompt: new SeriesHook<[Collector<SystemPromptInfo>], [SystemPromptInfo], SystemPromptSection>({ args: ["prompt"], failure: "skip", timeout: "call" }),
   /** AsyncSeriesWaterfall(request): before every model request; context assembly (system prompt, skills, tools). */
   beforeModelRequest: new WaterfallHook<[ModelRequest]>({ args: ["request"], failure: "skip", timeout: "call" }),
+  /** AsyncSeries(point): before each model request of a run, after `beforeModelRequest`: the request's size (`chars`) for the plugin that manages the context (the `compaction` plugin), which may compact the conversation (`point.compact`); the kernel then rebuilds the request and hands it once more (`compacted: true`). Bounded by the run: a compaction waits for the model. */
+  fitContext: new SeriesHook<[ModelTurnPoint]>({ args: ["point"], failure: "skip", timeout: "model" }),
+  /** AsyncSeries(failure): a run's model request failed after its retries; `{ retry: true }` sends it again, rebuilt, once (after `point.compact`: a context-length error), `{ note }` is added to the error the run ends with; the first answer decides. Bounded by the run. */
+  modelError: new SeriesHook<[Collector<ModelErrorInfo>], [ModelErrorInfo], ModelErrorDecision>({ args: ["failure"], failure: "skip", timeout: "model" }),
   /** AsyncSeries(check): after validation, when the gate decides a call's permission; each handler may vote `{ decision, reason }` (deny beats ask beats allow) or rewrite `{ input }`; a failing handler denies. */
   permission: new SeriesHook<[FailingCollector<PermissionCheck>], [PermissionCheck], PermissionVote>({ args: ["check"], failure: "deny", timeout: "call" }),
   /** AsyncSeries(request): the user is about to be asked about a call; a handler may answer `{ decision: "allow" | "deny" }` in their place (deny always, allow only for what the mode asks). */
@@ -87,6 +95,8 @@ export const HOOKS = Object.freeze({
   subagentStart: new ParallelHook<[SubagentStartInfo]>({ args: ["subagent"], failure: "skip", timeout: "call" }),
   /** AsyncParallel(subagent): a subagent finished (its answer, reason, turns and usage); the caller gets its result after this. */
   subagentStop: new ParallelHook<[SubagentStopInfo]>({ args: ["subagent"], failure: "skip", timeout: "call" }),
+  /** AsyncSeries(point): `session.compact()` (`/compact`) asks for a compaction now, with the user's `instructions`; the plugin that manages the context compacts (`point.compact`); with no handler (or none on `compact`) it throws `E_USAGE`. Bounded by the caller's signal. */
+  compactAsked: new SeriesHook<[CompactAskedPoint]>({ args: ["point"], failure: "skip", timeout: "model" }),
   /** AsyncSeries(compaction): before the conversation is compacted; `{ block: why }` keeps it as it is. */
   preCompact: new SeriesHook<[Collector<CompactInfo>], [CompactInfo], CompactDecision>({ args: ["compaction"], failure: "skip", timeout: "call" }),
   /** AsyncSeries(compaction): the conversation is compacted (near the window, after a context-length error, `session.compact()`), once `preCompact` let it; the first handler that answers decides (the `compaction` plugin). Bounded by the run, not by a plugin timeout: it waits for the model's summary. */

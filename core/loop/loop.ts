@@ -4,20 +4,20 @@
  * the user stops it). Loaded lazily by `host.run`.
  *
  * Context: the loop builds the base request (system prompt, instruction files, every registered tool)
- * and hands it to the `beforeModelRequest` waterfall, where plugins add or rewrite (skills...); a request
- * estimated near the context window is compacted first, and one refused as too long is compacted and
- * sent again once (context-manager.ts). Each finished step goes to the session transcript. Retries of
- * failed model requests are model-turn.ts's.
+ * and hands it to the `beforeModelRequest` waterfall, where plugins add or rewrite (skills...); the plugin
+ * that manages the context sees each request's size (`fitContext`) and a failed one (`modelError`), and may
+ * compact the conversation (compaction-run.ts). Each finished step goes to the session transcript. Retries
+ * of failed model requests are model-turn.ts's.
  */
 import { appendAll } from "../../kit/array-bulk.js";
 import { AgentError, errorMessage } from "../../kit/errors.js";
 import type { StopReason } from "../hooks/events.js";
-import { isContextLengthError } from "../session/context-manager.js";
+import { modelErrorDecision, type PointRequest } from "../session/compaction-run.js";
 import { debugChain, withNote } from "./loop-util.js";
 import { Aborted, streamWithRetries, type TurnOutput } from "./model-turn.js";
 import { contextBlocks, type SessionLifecycle } from "../session/session-lifecycle.js";
 import type { RunControl } from "../session/session-parts.js";
-import type { ModelError, ModelMessage, ModelProvider, ModelRequest, ModelToolCall, ModelUsage } from "./model.js";
+import { ModelError, type ModelMessage, type ModelProvider, type ModelRequest, type ModelToolCall, type ModelUsage } from "./model.js";
 import type { RawHooks } from "../hooks/hooks.js";
 import type { AgentSession, Host, RunOptions, RunResult } from "../host-types.js";
 import type { JsonSchema, ToolResult } from "../types.js";
@@ -70,7 +70,6 @@ class Run {
   /** Set by a plugin's `ctx.stopRun`, or a blocked prompt: the run ends at the next step. */
   private stoppedBy: { plugin: string; reason: string } | undefined;
   private continuations = 0;
-  private compactFailed = false;
   private readonly lifecycle: SessionLifecycle;
 
   constructor(
@@ -223,41 +222,55 @@ class Run {
   }
 
   /**
-   * The request for this turn, compacted first when it is estimated near the window; a refusal as too
-   * long compacts once more and sends it again (once), instead of ending the run.
+   * The request for this turn. The plugin that manages the context sees its size first (`fitContext`) and
+   * may compact the conversation, after which it is rebuilt; a failed request goes to `modelError`, which may
+   * have it sent again, rebuilt, once (after a compaction), or add a note to the error.
    */
   private async requestTurn(system: string): Promise<TurnOutput> {
-    const ctx = this.control.context;
-    let request = await this.buildRequest(system);
-    if (ctx && !this.compactFailed && ctx.overThreshold(this.setup.ref, ctx.measure(request))) {
-      const done = await this.compact(request, "threshold");
-      // One that did not work (blocked, nothing to summarise, the summary failed) is not tried again this run.
-      if (done) request = await this.buildRequest(system);
-      else this.compactFailed = true;
-    }
+    let request = await this.fittedRequest(system, false);
     const turn = { provider: this.setup.provider, signal: this.signal, emit: this.host.emit, retry: this.setup.options.retry, idleTimeoutMs: this.setup.options.idleTimeoutMs };
-    ctx?.measure(request);
     try {
       return await streamWithRetries(request, turn);
     } catch (err) {
-      if (!ctx?.available || !isContextLengthError(err)) throw err;
-      const hint = `the conversation is assumed to fit in ${ctx.window(this.setup.ref)} tokens; if the model's window is smaller, set contextWindow in the config`;
-      if (!(await this.compact(request, "context_length"))) throw withNote(err as ModelError, `compacting the conversation did not work; ${hint}`);
-      request = await this.buildRequest(system);
-      ctx.measure(request);
+      if (!(await this.retryAfter(err, request, false))) throw err;
+      request = await this.fittedRequest(system, true);
       try {
         return await streamWithRetries(request, turn);
       } catch (again) {
-        throw isContextLengthError(again) ? withNote(again as ModelError, `still too long after compacting once; ${hint}`) : again;
+        await this.retryAfter(again, request, true);
+        throw again;
       }
     }
   }
 
-  private async compact(request: ModelRequest, cause: "threshold" | "context_length"): Promise<boolean> {
-    const { ref, provider } = this.setup;
-    const outcome = await this.control.context!.compact(this.session, { trigger: "auto", cause, provider, ref, request, signal: this.signal });
-    if (this.signal.aborted) throw new Aborted();
-    return outcome.ok;
+  /** What the plugin that manages the context is told of a request, and what a compaction needs of it. */
+  private at(request: ModelRequest): PointRequest {
+    return { provider: this.setup.provider, ref: this.setup.ref, request, signal: this.signal };
+  }
+
+  /** The request built, shown to `fitContext` (`compacted`: rebuilt after this turn's compaction), and rebuilt when it compacted. */
+  private async fittedRequest(system: string, compacted: boolean): Promise<ModelRequest> {
+    const request = await this.buildRequest(system);
+    const compactions = this.control.compactions;
+    if (!compactions || !this.hooks.fitContext.isUsed()) return request;
+    const fit = compactions.point(this.session, this.at(request), { turn: this.turns, compacted });
+    await this.hooks.fitContext.promise(fit.point);
+    if (fit.outcome && this.signal.aborted) throw new Aborted();
+    if (!fit.outcome?.ok) return request;
+    return compacted ? this.buildRequest(system) : this.fittedRequest(system, true);
+  }
+
+  /** A failed request: true when a `modelError` handler asks for it again (the loop sends it once more); its note goes on the error. */
+  private async retryAfter(err: unknown, request: ModelRequest, retried: boolean): Promise<boolean> {
+    const compactions = this.control.compactions;
+    if (!(err instanceof ModelError) || !compactions || !this.hooks.modelError.isUsed()) return false;
+    const failure = compactions.point(this.session, this.at(request), { error: Object.freeze({ code: err.code, message: err.message }), retried });
+    const decision = modelErrorDecision(failure.point);
+    await this.hooks.modelError.promise(decision);
+    if (failure.outcome && this.signal.aborted) throw new Aborted();
+    const d = decision.answer;
+    if (d && "note" in d) throw withNote(err, d.note);
+    return d !== undefined && "retry" in d;
   }
 
   private stopNotice(): StopReason {
@@ -276,7 +289,6 @@ class Run {
   private addUsage(u: ModelUsage | undefined): void {
     if (!u) return;
     this.control.transcript?.usage(u);
-    this.control.context?.estimator.reported(u.inputTokens);
     this.usage.inputTokens += u.inputTokens;
     this.usage.outputTokens += u.outputTokens;
     this.session.usage.inputTokens += u.inputTokens;

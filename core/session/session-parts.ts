@@ -1,10 +1,10 @@
 /**
- * A host's conversation and what runs it: the session object, what it commits (the transcript hook), its context
- * manager (window, estimate, compaction), and the lifecycle. Kept apart from host.ts to keep that small.
+ * A host's conversation and what runs it: the session object, what it commits (the transcript hook), the
+ * compactions a context plugin asks for, and the lifecycle. Kept apart from host.ts to keep that small.
  */
 import { randomUUID } from "node:crypto";
 import type { AgentConfig } from "../config/config-schema.js";
-import { ContextManager } from "./context-manager.js";
+import { Compactions } from "./compaction-run.js";
 import type { AgentEvent } from "../hooks/events.js";
 import type { RawHooks } from "../hooks/hooks.js";
 import type { AgentSession, PluginHost } from "../host-types.js";
@@ -13,11 +13,11 @@ import type { SessionLifecycle } from "./session-lifecycle.js";
 import { Transcript } from "./transcript.js";
 import type { PermissionMode } from "../types.js";
 
-/** What the host keeps for runs: the conversation's lifecycle, its transcript and context, and the run in progress (for `ctx.stopRun`). */
+/** What the host keeps for runs: the conversation's lifecycle, its transcript and compactions, and the run in progress (for `ctx.stopRun`). */
 export interface RunControl {
   lifecycle: SessionLifecycle;
   transcript?: Transcript;
-  context?: ContextManager;
+  compactions?: Compactions;
   /** The user config folder (user-level instructions), when user config is on. */
   userConfigDir?: string;
   current?: { requestStop(plugin: string, reason: string): void };
@@ -39,18 +39,18 @@ export interface SessionPartsOptions {
 export function sessionParts(o: SessionPartsOptions): { session: AgentSession; control: RunControl } {
   let session: AgentSession | undefined;
   const transcript = new Transcript(o.hooks, () => ({ sessionId: o.id(), model: session?.model }));
-  const context = new ContextManager(o.config, o.hooks, transcript, () => ({ sessionId: o.id(), mode: o.mode(), providers: o.host().providers.list() }), o.emit);
+  const compactions = new Compactions(o.hooks, transcript, () => ({ sessionId: o.id(), mode: o.mode() }), o.emit);
   session = createSession({
     id: o.id,
     configModel: () => o.config.model,
     onClear: () => void o.lifecycle.end("clear"),
     transcript,
-    context,
+    compactions,
     host: o.host,
     switchTo: o.switchTo,
     rename: o.rename,
     newId: () => randomUUID(),
     userConfigDir: o.userConfigDir,
   });
-  return { session, control: { lifecycle: o.lifecycle, transcript, context, userConfigDir: o.userConfigDir } };
+  return { session, control: { lifecycle: o.lifecycle, transcript, compactions, userConfigDir: o.userConfigDir } };
 }

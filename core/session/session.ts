@@ -5,11 +5,10 @@
  */
 import { replaceAll } from "../../kit/array-bulk.js";
 import { AgentError } from "../../kit/errors.js";
-import type { CompactOutcome } from "./compact-outcome.js";
-import type { ContextManager } from "./context-manager.js";
+import type { Compactions } from "./compaction-run.js";
 import type { AgentSession, PluginHost } from "../host-types.js";
 import { resolveModel, systemPrompt } from "../loop/run-setup.js";
-import type { ResumeResult } from "../hooks/hook-types.js";
+import type { CompactOutcome, ResumeResult } from "../hooks/hook-types.js";
 import type { Transcript } from "./transcript.js";
 import type { JsonSchema } from "../types.js";
 
@@ -18,7 +17,7 @@ export interface SessionDeps {
   configModel(): string | undefined;
   onClear(): void;
   transcript?: Transcript;
-  context?: ContextManager;
+  compactions?: Compactions;
   host?(): PluginHost;
   /** The conversation goes on as another session (resume, fork): the host's id follows. */
   switchTo?(id: string): Promise<void>;
@@ -77,12 +76,17 @@ export function createSession(deps: SessionDeps): AgentSession {
     },
     async compact(options = {}): Promise<CompactOutcome> {
       if (session.running) throw new AgentError("E_USAGE", "A run is in progress; compact once it is over.");
-      if (!deps.context?.available || !deps.host) throw new AgentError("E_USAGE", "Compaction is not available in this host.");
+      const unavailable = () => new AgentError("E_USAGE", "Compaction is not available in this host.");
+      if (!deps.compactions?.available || !deps.host) throw unavailable();
       const host = deps.host();
       const { ref, provider, model } = resolveModel(host, options.model ?? session.model);
       const system = await systemPrompt(host, undefined, { userConfigDir: deps.userConfigDir });
       const tools = host.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as JsonSchema }));
-      return deps.context.compact(session, { trigger: "manual", cause: "manual", instructions: options.instructions, provider, ref, request: { model, system, tools }, signal: options.signal });
+      // The plugin that manages the context (`compactAsked`) works out the figures and compacts.
+      const asked = deps.compactions.point(session, { provider, ref, request: { model, system, tools }, signal: options.signal }, options.instructions !== undefined ? { instructions: options.instructions } : {});
+      await deps.compactions.asked(asked.point);
+      if (!asked.outcome) throw unavailable();
+      return asked.outcome;
     },
   };
   return session;

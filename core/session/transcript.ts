@@ -5,43 +5,21 @@
  * asks the `sessionLoad` hook for a saved conversation. Writing and reading transcripts is a plugin's
  * (plugins/sessions/); the kernel only says what was committed.
  */
-import { describeValue } from "../hooks/hook-adapters.js";
-import type { Collector, SessionLoadAnswer, SessionLoadRequest, TranscriptBatch, TranscriptRecord } from "../hooks/hook-types.js";
+import { FirstAnswer } from "../hooks/hook-adapters.js";
+import type { SessionLoadAnswer, SessionLoadRequest, TranscriptBatch, TranscriptRecord } from "../hooks/hook-types.js";
 import type { RawHooks } from "../hooks/hooks.js";
 import type { ModelMessage, ModelUsage } from "../loop/model.js";
 import { freezeCopy } from "../../kit/freeze.js";
 
 const now = () => new Date().toISOString();
 
-/** Takes the first `{ file }` answer: where the session's transcript is. */
-class FileCollector implements Collector<TranscriptBatch> {
-  file: string | undefined;
-  constructor(private readonly batch: TranscriptBatch) {}
-  view(): TranscriptBatch {
-    return this.batch;
-  }
-  take(_plugin: string, out: unknown): string | undefined {
-    const file = typeof out === "object" ? (out as { file?: unknown }).file : undefined;
-    if (typeof file !== "string") return `returned ${describeValue(out)} instead of { file: string }; ignored`;
-    this.file ??= file;
-    return undefined;
-  }
-}
+/** A `{ file }` answer: where the session's transcript is. */
+const isFile = (out: unknown) => typeof (out as { file?: unknown } | null)?.file === "string";
 
-/** Takes the first answer: `{ session }` or `{ error }`. */
-class LoadCollector implements Collector<SessionLoadRequest> {
-  answer: SessionLoadAnswer | undefined;
-  constructor(private readonly request: SessionLoadRequest) {}
-  view(): SessionLoadRequest {
-    return this.request;
-  }
-  take(_plugin: string, out: unknown): string | undefined {
-    const a = out as { session?: { id?: unknown; messages?: unknown; usage?: unknown }; error?: unknown } | null;
-    const ok = typeof a === "object" && a !== null && (typeof a.error === "string" || (typeof a.session?.id === "string" && Array.isArray(a.session.messages) && typeof a.session.usage === "object"));
-    if (!ok) return `returned ${describeValue(out)} instead of { session: { id, messages, usage } } or { error }; ignored`;
-    this.answer ??= a as SessionLoadAnswer;
-    return undefined;
-  }
+/** A `{ session }` or `{ error }` answer. */
+function isLoadAnswer(out: unknown): boolean {
+  const a = out as { session?: { id?: unknown; messages?: unknown; usage?: unknown }; error?: unknown } | null;
+  return typeof a === "object" && a !== null && (typeof a.error === "string" || (typeof a.session?.id === "string" && Array.isArray(a.session.messages) && typeof a.session.usage === "object"));
 }
 
 export class Transcript {
@@ -89,7 +67,7 @@ export class Transcript {
   /** Ask the `sessionLoad` handlers for a saved conversation; undefined when none answers (no sessions plugin). */
   async load(request: SessionLoadRequest): Promise<SessionLoadAnswer | undefined> {
     if (!this.hooks.sessionLoad.isUsed()) return undefined;
-    const collector = new LoadCollector(freezeCopy(request));
+    const collector = new FirstAnswer<SessionLoadRequest, SessionLoadAnswer>(freezeCopy(request), "{ session: { id, messages, usage } } or { error }", isLoadAnswer);
     await this.hooks.sessionLoad.promise(collector);
     return collector.answer;
   }
@@ -110,8 +88,8 @@ export class Transcript {
   private send(records: TranscriptRecord[]): void {
     if (!this.hooks.transcript.isUsed()) return;
     const { sessionId, model } = this.info();
-    const collector = new FileCollector(freezeCopy({ sessionId, model: this.runModel ?? model, records }));
+    const collector = new FirstAnswer<TranscriptBatch, { file: string }>(freezeCopy({ sessionId, model: this.runModel ?? model, records }), "{ file: string }", isFile);
     this.hooks.transcript.call(collector);
-    this.where = { id: sessionId, file: collector.file };
+    this.where = { id: sessionId, file: collector.answer?.file };
   }
 }

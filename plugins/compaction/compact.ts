@@ -3,7 +3,7 @@
  * the rest are shortened (head and tail kept, with a line saying how much was cut). If that is not
  * enough (or the user asked, `/compact`), the older turns are summarised by the model into one
  * message (what was done, files touched, decisions, open tasks) and the recent turns are kept
- * verbatim, never splitting a tool call from its result. The kernel decides when (and runs
+ * verbatim, never splitting a tool call from its result. When is context.ts's (the kernel runs
  * `preCompact` first); this is what the `compact` hook's handler does. The system prompt (project
  * instructions, the skills catalog) is rebuilt for every request, so it survives; skills loaded through
  * the `skill` tool are re-attached by the skills plugin, which hears the `compaction` event.

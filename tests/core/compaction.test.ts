@@ -10,7 +10,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { builtinPlugins } from "../../cli/builtins.js";
 import { createHost, z, type AgentEvent, type Plugin, type ToolDefinition } from "../../core/index.js";
 import { readSession, sessionFile } from "../../plugins/sessions/index.js";
-import { TokenEstimator } from "../../core/session/context-window.js";
+import { TokenEstimator } from "../../plugins/compaction/context-window.js";
 import { contextWindowFor } from "../helpers/models.js";
 import { KINDS, openHost, startFake, systemOf, tempDir, toolResults, type FakeServer, type Kind, type TestHost, type Turn } from "./loop-helpers.js";
 

@@ -7,7 +7,7 @@
 import { afterEach, expect, test } from "vitest";
 import { resolveModel } from "../../core/embed.js";
 import { ConfigError } from "../../kit/errors.js";
-import { contextWindowFor } from "../../core/session/context-window.js";
+import { contextWindowFor } from "../../plugins/compaction/context-window.js";
 import { createTestHost, scriptedProvider, type TestHost } from "../../testing/index.js";
 
 let t: TestHost | undefined;

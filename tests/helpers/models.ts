@@ -3,7 +3,7 @@
  * over the families the `openai` and `anthropic` providers declare (plugins/<name>/models.ts).
  */
 import type { ModelProvider } from "../../core/index.js";
-import { contextWindowFor as lookUp } from "../../core/session/context-window.js";
+import { contextWindowFor as lookUp } from "../../plugins/compaction/context-window.js";
 import { ANTHROPIC_CONTEXT_WINDOWS } from "../../plugins/anthropic/models.js";
 import { OPENAI_CONTEXT_WINDOWS } from "../../plugins/openai/models.js";
 

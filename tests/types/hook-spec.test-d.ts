@@ -4,6 +4,8 @@ import { ADAPTERS, type Adapters } from "../../core/hooks/hook-adapters.js";
 import { SeriesHook } from "../../core/hooks/hook-entry.js";
 import { HOOKS, type HookName, type HookTable, type PluginHooks, type RawHooks } from "../../core/hooks/hooks.js";
 import type { ToolRegistrar } from "../../core/plugin-types.js";
+import type { CompactAskedPoint, CompactOutcome, ModelErrorDecision, ModelErrorInfo, ModelTurnPoint } from "../../core/embed.js";
+import type { Plugin } from "../../core/index.js";
 
 describe("one hook table", () => {
   test("the table, the views and the plugin methods name the same hooks", () => {
@@ -32,5 +34,20 @@ describe("one hook table", () => {
   test("the raw table is typed by what the host passes, the view by what a handler is handed", () => {
     expectTypeOf<Parameters<RawHooks["beforeToolCall"]["promise"]>[0]>().toHaveProperty("rewrite");
     expectTypeOf<Parameters<Parameters<HookTable["beforeToolCall"]["tap"]>[1]>[0]>().not.toHaveProperty("rewrite");
+  });
+});
+
+describe("the context hooks (the compaction plugin's)", () => {
+  test("each is handed its point, whose compact resolves with the outcome; only modelError answers", () => {
+    expectTypeOf<Parameters<Parameters<HookTable["fitContext"]["tap"]>[1]>[0]>().toEqualTypeOf<ModelTurnPoint>();
+    expectTypeOf<Parameters<Parameters<HookTable["modelError"]["tap"]>[1]>[0]>().toEqualTypeOf<ModelErrorInfo>();
+    expectTypeOf<Parameters<Parameters<HookTable["compactAsked"]["tap"]>[1]>[0]>().toEqualTypeOf<CompactAskedPoint>();
+    expectTypeOf<ReturnType<ModelTurnPoint["compact"]>>().toEqualTypeOf<Promise<CompactOutcome>>();
+    expectTypeOf<ModelErrorDecision>().toEqualTypeOf<{ retry: true } | { note: string }>();
+    const plugin: Plugin = { name: "p", modelError: () => ({ retry: true }), fitContext: async (point) => void point.chars };
+    // @ts-expect-error: a modelError answer is { retry: true } or { note }
+    const wrong: Plugin = { name: "q", modelError: () => ({ retry: "yes" }) };
+    expectTypeOf(plugin).not.toBeAny();
+    expectTypeOf(wrong).not.toBeAny();
   });
 });

@@ -1,10 +1,10 @@
 /**
- * How big a model's context window is, and how big a request is. The window comes from config
- * `contextWindow`, else the model families the registered providers declare, else a default.
- * A request's size is estimated from its characters (about 4 per token) and corrected by what the
- * provider reported for earlier requests (`usage.inputTokens` against the estimate then).
+ * How big a model's context window is, and how many tokens a request is. The window comes from config
+ * `contextWindow`, else the model families the registered providers declare, else a default. A request's
+ * size (in characters, the kernel's `ContextPoint.chars`) is estimated at about 4 per token, corrected by
+ * what the provider reported for earlier requests (`usage.inputTokens` against the estimate then).
  */
-import type { ModelMessage, ModelProvider, ModelRequest } from "../loop/model.js";
+import type { ModelProvider } from "../../core/index.js";
 
 /** For a model nobody told us about (a local server's model: set `contextWindow` in the config). */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
@@ -25,32 +25,6 @@ export function contextWindowFor(ref: string, configured?: number, providers: re
   const ordered = [...providers.filter((p) => p.name === provider), ...providers.filter((p) => p.name !== provider)];
   const hit = ordered.flatMap((p) => p.contextWindows ?? []).find((w) => w.model.test(model));
   return hit ? { tokens: hit.tokens, source: "table" } : { tokens: DEFAULT_CONTEXT_WINDOW, source: "default" };
-}
-
-// Sizes of what does not change between requests (messages, tool schemas), measured once.
-const sizes = new WeakMap<object, number>();
-
-export function messageChars(m: ModelMessage): number {
-  const known = sizes.get(m);
-  if (known !== undefined) return known;
-  let n = m.content.length + 16;
-  if (m.role === "assistant") for (const c of m.toolCalls ?? []) n += c.name.length + c.id.length + JSON.stringify(c.input ?? {}).length + 16;
-  if (m.role === "tool") n += m.toolCallId.length + m.name.length;
-  sizes.set(m, n);
-  return n;
-}
-
-function schemaChars(schema: object): number {
-  let n = sizes.get(schema);
-  if (n === undefined) sizes.set(schema, (n = JSON.stringify(schema).length));
-  return n;
-}
-
-export function requestChars(r: Pick<ModelRequest, "system" | "messages" | "tools">): number {
-  let n = r.system.length;
-  for (const m of r.messages) n += messageChars(m);
-  for (const t of r.tools) n += t.name.length + t.description.length + (t.inputSchema && typeof t.inputSchema === "object" ? schemaChars(t.inputSchema) : 2) + 16;
-  return n;
 }
 
 /**
