@@ -10,8 +10,8 @@
 //   agent call mcp__server__<tool> …   (every tool, arguments from its input schema; a call that
 //                                       needs a login with more scopes gets one login and a retry)
 //   agent call skill {"name": …}       (sep-2640-client-verify-* only: each of the server's skills, used)
-// with its own user config folder (AGENT_CONFIG_HOME), so tokens are stored as for a user, after
-// `agent trust` (the folder is the user's own).
+// with its own user config folder (AGENT_CONFIG_HOME), so tokens are stored as for a user, in a folder
+// trusted as the user's own (AGENT_TRUST=1: the same trust as an `agent trust`, without a process for it).
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -70,7 +70,7 @@ function argsFor(schema) {
 
 const project = mkdtempSync(path.join(os.tmpdir(), "agent-conformance-"));
 const userDir = path.join(project, ".user-config");
-const env = { ...process.env, AGENT_CONFIG_HOME: userDir, BROWSER: `${process.execPath} ${path.join(here, "browser.mjs")}`, NO_COLOR: "1" };
+const env = { ...process.env, AGENT_CONFIG_HOME: userDir, AGENT_TRUST: "1", BROWSER: `${process.execPath} ${path.join(here, "browser.mjs")}`, NO_COLOR: "1" };
 delete env.AGENT_DEBUG;
 
 function agent(...args) {
@@ -86,8 +86,6 @@ const needsLogin = (text) => /agent mcp login server/.test(text);
 let code = 0;
 try {
   writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({ mcpServers: { server: { url, connectTimeout: 10_000, oauth: oauthFromContext() } } }, null, 2));
-  // The user's own folder: trusted as a user trusts it (the .mcp.json is theirs).
-  await agent("trust");
   let list = await agent("mcp", "list", "--json");
   let status = JSON.parse(list.stdout || "[]")[0];
   if (status?.auth?.state === "needs-login") {
