@@ -53,6 +53,9 @@ export {
   type LoadedSession,
 } from "../plugins/sessions/index.js";
 
+/** Each MCP server of a host and its state (the `mcp` plugin's public face): `agent mcp list`, embedders; a listing with a server is not cached. */
+export { getMcpStatus, type McpServerStatus } from "../plugins/mcp/status.js";
+
 /** Plugin packages that are not npm modules: Claude Code plugin folders and Agent Plugins 1.0 packages. */
 export const packageFormats: PluginPackageFormat[] = [claudePluginFormat()];
 

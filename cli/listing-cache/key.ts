@@ -30,13 +30,29 @@ export const CONFIG_NAMES = ["agent.config.ts", "agent.config.mts", "agent.confi
 /** Read in each folder from the cwd up (the project root is one of them): config, Claude Code's settings, MCP servers, local settings. */
 const FOLDER_FILES = [...CONFIG_NAMES, ".mcp.json", ".claude/settings.json", ".claude/settings.local.json", ".agent/settings.local.json"];
 /** Only whether they exist matters (a project marker; `.agent/` makes a listing write the audit log): git rewrites `.git` all the time. */
-const FOLDER_MARKERS = [".git", ".agent"];
-/** Skill folders of a project (each skill's name is in the `skill` tool's input schema). */
-const SKILL_ROOTS = [".agent/skills", ".agents/skills", ".claude/skills"];
+const FOLDER_MARKERS = [".git", ".agent", ".claude"];
+/** How deep each kind of folder is read: a skill's SKILL.md; agents 3 folders down (plugins/agents); commands at any depth (a folder deeper than this is not cached). */
+const SKILLS = 1;
+const AGENTS = 3;
+const COMMANDS = 8;
+/**
+ * Folders whose files a listing reads, with how deep: skills (each skill's name is in the `skill` tool's
+ * input schema), agents and Markdown commands (a broken file is reported on stderr; a command's
+ * `allowed-tools` is a part of the folder's trust). Each entry is stat-ed, so an added, removed or edited file shows.
+ */
+const FOLDER_TREES: readonly [string, number][] = [
+  [".agent/skills", SKILLS],
+  [".agents/skills", SKILLS],
+  [".claude/skills", SKILLS],
+  [".agent/agents", AGENTS],
+  [".claude/agents", AGENTS],
+  [".agent/commands", COMMANDS],
+  [".claude/commands", COMMANDS],
+];
 /** cosmiconfig's own configuration, looked for in the cwd when it loads a config file. */
 const COSMICONFIG_META = ["package.yaml", ...["json", "yaml", "yml", "js", "ts", "cjs", "mjs"].map((e) => `.config/config.${e}`)];
-/** More entries than this in one skills folder: not cached (the stats would cost more than they save). */
-const MAX_SKILL_ENTRIES = 100;
+/** More paths than this under those folders: not cached (the stats would cost more than they save). */
+const MAX_TREE_PATHS = 500;
 
 /** A path and its state: `-` absent; `x:d`/`x:f` present (only existence counts); else type, dev, ino, size, mtime, ctime, mode. */
 export type Dep = [path: string, sig: string];
@@ -97,25 +113,30 @@ function sameSig([file, sig]: Dep): boolean {
 
 /**
  * Every path `agent tools` may read for its answer, from the cwd and the environment: each folder from the
- * cwd to the filesystem root (the config search, project markers, Claude Code's and local settings, skills),
- * the user's config folder (config, folder trust, installed plugins, skills), Claude Code's user and managed
- * settings, the skills bundled with this CLI, and the shell the `run_command` tool names. Undefined: too many to stat.
+ * cwd to the filesystem root (the config search, project markers, Claude Code's and local settings, skills,
+ * agents, commands), the user's config folder (config, folder trust, installed plugins, skills, agents,
+ * commands), Claude Code's user and managed settings and its user folders, the skills bundled with this CLI,
+ * and the shell the `run_command` tool names. Undefined: too many to stat.
  */
 export function listingDeps(cwd: string, binDir: string, env: NodeJS.ProcessEnv = process.env): Dep[] | undefined {
   const deps = new Map<string, string>();
   const add = (file: string, existence = false) => void (deps.has(file) || deps.set(file, statSig(file, existence)));
-  const skills = (dir: string): boolean => {
+  let budget = MAX_TREE_PATHS;
+  /** The folder and everything under it down to `depth` levels; false when there is too much (or deeper). */
+  const tree = (dir: string, depth: number, strict = depth === COMMANDS): boolean => {
     add(dir);
     let entries: string[];
     try {
-      entries = readdirSync(dir).sort();
+      entries = readdirSync(dir);
     } catch {
-      return true; // absent (its sig says so) or unreadable (the skills plugin finds none either; its sig changes when that does)
+      return true; // absent or not a folder (its sig says which), or unreadable (its sig changes when that does)
     }
-    if (entries.length > MAX_SKILL_ENTRIES) return false;
-    for (const e of entries) {
-      add(path.join(dir, e));
-      add(path.join(dir, e, "SKILL.md"));
+    if ((budget -= entries.length) < 0) return false;
+    for (const e of entries.sort()) {
+      const full = path.join(dir, e);
+      add(full);
+      if (!deps.get(full)?.startsWith("d:")) continue;
+      if (depth > 0 ? !tree(full, depth - 1, strict) : strict) return false;
     }
     return true;
   };
@@ -125,7 +146,7 @@ export function listingDeps(cwd: string, binDir: string, env: NodeJS.ProcessEnv 
   for (let dir = cwd; ; dir = path.dirname(dir)) {
     for (const name of FOLDER_FILES) add(path.join(dir, name));
     for (const name of FOLDER_MARKERS) add(path.join(dir, name), true);
-    for (const rel of SKILL_ROOTS) if (!skills(path.join(dir, rel))) return undefined;
+    for (const [rel, depth] of FOLDER_TREES) if (!tree(path.join(dir, rel), depth)) return undefined;
     if (path.dirname(dir) === dir) break;
   }
   for (const name of ["config.json", "config.yaml", "config.yml", "trusted-folders.json", "plugins", "plugins/lock.json"]) add(path.join(userDir, name));
@@ -133,9 +154,17 @@ export function listingDeps(cwd: string, binDir: string, env: NodeJS.ProcessEnv 
   const managed = managedSettings(env);
   if (managed) add(managed);
   add("/bin/bash", true);
-  for (const dir of [path.join(userDir, "skills"), path.join(home, ".agents", "skills"), path.join(home, ".claude", "skills"), path.join(binDir, "..", "skills")]) {
-    if (!skills(dir)) return undefined;
-  }
+  const userTrees: [string, number][] = [
+    [path.join(userDir, "skills"), SKILLS],
+    [path.join(userDir, "agents"), AGENTS],
+    [path.join(userDir, "commands"), COMMANDS],
+    [path.join(home, ".agents", "skills"), SKILLS],
+    [path.join(home, ".claude", "skills"), SKILLS],
+    [path.join(home, ".claude", "agents"), AGENTS],
+    [path.join(home, ".claude", "commands"), COMMANDS],
+    [path.join(binDir, "..", "skills"), SKILLS],
+  ];
+  for (const [dir, depth] of userTrees) if (!tree(dir, depth)) return undefined;
   return [...deps];
 }
 

@@ -13,7 +13,7 @@ import path from "node:path";
 import type { PluginHost } from "../../core/index.js";
 import type { PreparedHost } from "../../core/embed.js";
 import { writeFileAtomic } from "../../kit/index.js";
-import { getMcpStatus } from "../../plugins/mcp/status.js";
+import { getMcpStatus } from "../builtins.js";
 import { entryText, listingDeps, type Dep, type PendingListing } from "./key.js";
 
 /** Entries kept; the oldest go first. */
