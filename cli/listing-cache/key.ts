@@ -21,8 +21,12 @@ export const NO_LISTING_CACHE = "AGENT_NO_LISTING_CACHE";
 /** Bumped when an entry's shape or meaning changes: older entries then miss. */
 const FORMAT = 1;
 
-/** The commands answered from the cache, and the arguments that may follow them (one of each at most). */
-const CACHED: Readonly<Record<string, readonly string[]>> = { tools: ["--json"] };
+/**
+ * The commands answered from the cache, and the arguments that may follow them (one of each at most). Each
+ * says after its run whether the output may be stored (store.ts `admitListing`); `agent skills` and `agent
+ * agents` are plugins' commands, which cannot.
+ */
+const CACHED: Readonly<Record<string, readonly string[]>> = { tools: ["--json"], commands: ["--json"], plugins: ["--json"] };
 
 /** The config loader's search places (core's CONFIG_SEARCH_PLACES: tests/cli/listing-cache keeps them equal). */
 export const CONFIG_NAMES = ["agent.config.ts", "agent.config.mts", "agent.config.js", "agent.config.mjs", ".agentrc", ".agentrc.json", ".agentrc.yaml", ".agentrc.yml", "package.json"];

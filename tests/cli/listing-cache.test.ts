@@ -115,6 +115,24 @@ describe.concurrent("agent tools from the listing cache", () => {
     expect(miss(await agent(json)).stdout).toBe(withPlugin.stdout);
   });
 
+  test("agent commands and agent plugins too: a Markdown command added or edited, or a plugin disabled, shows at once", async () => {
+    const p = tempProject({ ".claude/commands/hello.md": "---\ndescription: Say hello\n---\nSay hello.\n" });
+    const agent = lister(p);
+    const commands = miss(await agent(["commands"]));
+    expect(commands.stdout).toMatch(/^\/hello .*Say hello$/m);
+    hit(await agent(["commands"]), commands);
+    p.write(".claude/commands/hello.md", "---\ndescription: Say goodbye\n---\nSay goodbye.\n");
+    expect(miss(await agent(["commands"])).stdout).toMatch(/^\/hello .*Say goodbye$/m);
+    p.write(".claude/commands/team/review.md", "---\ndescription: Review it\n---\nReview.\n");
+    expect(miss(await agent(["commands"])).stdout).toMatch(/^\/team:review .*Review it$/m);
+
+    const plugins = miss(await agent(["plugins"]));
+    expect(plugins.stdout).toMatch(/^tool-search +loaded/m);
+    hit(await agent(["plugins"]), plugins);
+    p.write(".agentrc.json", { disabledPlugins: ["tool-search"] });
+    expect(miss(await agent(["plugins"])).stdout).toMatch(/^tool-search +disabled/m);
+  });
+
   test("trusting and untrusting the folder show at once; an untrusted folder's notice is never replaced by a silent hit", async () => {
     const p = tempProject({ ".claude/settings.json": { permissions: { allow: ["Bash(npm test:*)"], defaultMode: "acceptEdits" } } });
     const agent = lister(p, { AGENT_TRUST: undefined });
