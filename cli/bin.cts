@@ -27,13 +27,14 @@ function writeOut(text: string | Buffer, what: string): void {
   }
 }
 
+const VERSION = typeof __AGENT_VERSION__ === "string" ? __AGENT_VERSION__ : "dev";
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v" || args[0] === "-V")) {
-  writeOut(`${typeof __AGENT_VERSION__ === "string" ? __AGENT_VERSION__ : "dev"}\n`, "the version");
+  writeOut(`${VERSION}\n`, "the version");
 } else {
   // Bundled into this file by esbuild (Node's built-in modules only); loaded here, not for --version.
   const { lookupListing } = require("./listing-cache/key.js") as typeof import("./listing-cache/key.js");
-  const found = lookupListing(args, __dirname);
+  const found = lookupListing(args, __dirname, VERSION);
   if (found && "hit" in found) {
     if (process.env.AGENT_DEBUG === "1") writeSync(2, `agent: listing from the cache (${found.hit.file})\n`);
     process.exitCode = found.hit.code;

@@ -182,11 +182,11 @@ function stdoutKind(): string {
 }
 
 /** What no stat says: the CLI build, the command line, the folder, the environment (whole), Node, the user, what stdout is. */
-function identity(argv: readonly string[], binDir: string, cwd: string): string {
+function identity(argv: readonly string[], binDir: string, version: string, cwd: string): string {
   const env = Object.keys(process.env)
     .sort()
     .map((k) => [k, process.env[k]]);
-  const what = { format: FORMAT, binDir, cli: statSig(path.join(binDir, "cli.js")), argv, cwd, env, node: process.execPath, version: process.version, execArgv: process.execArgv, uid: process.getuid?.(), stdout: stdoutKind() };
+  const what = { format: FORMAT, binDir, version, cli: statSig(path.join(binDir, "cli.js")), argv, cwd, env, node: process.execPath, nodeVersion: process.version, execArgv: process.execArgv, uid: process.getuid?.(), stdout: stdoutKind() };
   return createHash("sha256").update(JSON.stringify(what)).digest("hex");
 }
 
@@ -209,12 +209,12 @@ function readEntry(file: string, key: string): Entry | undefined {
 }
 
 /** The entry for this exact listing, if every path it depends on is as it was; else what the run must store; undefined: not cached. */
-export function lookupListing(argv: readonly string[], binDir: string): Lookup {
+export function lookupListing(argv: readonly string[], binDir: string, version: string): Lookup {
   if (!cacheableArgs(argv) || process.env[NO_LISTING_CACHE] === "1") return undefined;
   try {
     const t0 = Date.now();
     const cwd = realpathSync(process.cwd());
-    const key = identity(argv, binDir, cwd);
+    const key = identity(argv, binDir, version, cwd);
     const file = path.join(listingCacheDir(), `${key.slice(0, 40)}.json`);
     const entry = readEntry(file, key);
     if (entry && entry.deps.every(sameSig)) return { hit: { stdout: Buffer.from(entry.stdout, "base64"), code: entry.code, file } };

@@ -92,6 +92,26 @@ describe.concurrent("agent tools from the listing cache", () => {
     hit(await agent(), user);
   });
 
+  test("a hit loads nothing but the bin: no dist/cli.js, no kernel, no plugin", async () => {
+    const p = tempProject();
+    const logger = p.write(
+      "load-logger.mjs",
+      `import { register } from "node:module";
+register("data:text/javascript," + encodeURIComponent(\`export async function load(url, context, next) {
+  if (url.startsWith("file:")) process._rawDebug("LOADED " + url);
+  return next(url, context);
+}\`));
+`,
+    );
+    const agent = lister(p, { NODE_OPTIONS: `--import ${logger}`, AGENT_DEBUG: undefined });
+    const loaded = (r: CliResult) => [...r.stderr.matchAll(/^LOADED \S+\/(\S+)$/gm)].map((m) => m[1]);
+    const first = await agent();
+    expect(loaded(first)).toContain("cli.js");
+    const second = await agent();
+    expect(second.stdout).toBe(first.stdout);
+    expect(loaded(second)).toEqual(["cli.cjs"]);
+  });
+
   test("a skill added or renamed, and a plugin added to the config, show in the next listing", async () => {
     const p = tempProject({ ".claude/skills/first/SKILL.md": "---\nname: first\ndescription: The first skill\n---\nDo it.\n" });
     const agent = lister(p);
