@@ -1,11 +1,11 @@
 /**
- * The listing cache (issue 26, item 11): `agent tools` answered by the CommonJS bin (dist/cli.cjs) from what
- * the last identical run printed, before Node's ES module loader, zod, the kernel or any plugin loads. This
- * module is what the bin runs, so it uses Node's built-in modules only.
+ * The listing cache (issue 26, item 11): `agent tools` (`commands`, `plugins`) answered by the CommonJS bin
+ * (dist/cli.cjs) from what the last identical run printed, before Node's ES module loader, zod, the kernel or
+ * any plugin loads. This module is what the bin runs, so it uses Node's built-in modules only.
  *
  * An entry holds the exact stdout and exit code of a run and the state of every file and folder that run
  * could have read (`listingDeps`). Its name hashes what no file says: the CLI's build, the command line, the
- * folder, the whole environment, Node and its options, the user, whether stdout is a terminal. It answers
+ * folder, the whole environment, Node and its options, the user, what stdout is (a terminal or not). It answers
  * only when each of those paths stats as it did (device, inode, size, mtime, ctime, mode; or absent). A stale
  * listing is a defect, a miss only costs time: when in doubt, it misses. The ES module side (store.ts) writes
  * an entry after a run that exited 0, wrote nothing to stderr and read nothing a stat cannot vouch for.
