@@ -83,6 +83,11 @@ export function finishListing(code: number): void {
     const dir = path.dirname(pending.file);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileAtomic(pending.file, entryText(pending, deps, code, Buffer.concat(printed)), 0o600);
+    // Something said on stderr after the command ended (a plugin's late error, reported before the exit): not a listing to repeat silently.
+    const file = pending.file;
+    process.once("exit", () => {
+      if (stderrWritten) unlinkQuietly(file);
+    });
     prune(dir);
   } catch {
     // a read-only home, a full disk: the listing was printed; the next run is a miss
@@ -101,11 +106,13 @@ function prune(dir: string): void {
     }
   });
   aged.sort((a, b) => a.at - b.at);
-  for (const { file } of aged.slice(0, aged.length - MAX_LISTING_ENTRIES)) {
-    try {
-      unlinkSync(file);
-    } catch {
-      /* another run removed it */
-    }
+  for (const { file } of aged.slice(0, aged.length - MAX_LISTING_ENTRIES)) unlinkQuietly(file);
+}
+
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    /* another run removed it */
   }
 }
