@@ -56,11 +56,13 @@ export default defineConfig({
   define: { __AGENT_VERSION__: JSON.stringify(pkg.version) },
   esbuildPlugins: [englishOnlyZod],
   // The `agent` bin, dist/cli.cjs: CommonJS (no banner, no chunks), so `agent --version` starts no ES
-  // module loader; other commands import dist/cli.js. Built after the rest (`clean` would race with it).
+  // module loader, nor does a listing answered from the cache; other commands import dist/cli.js. Built after the rest (`clean` would race with it).
   onSuccess: async () => {
     await build({
       entryPoints: ["cli/bin.cts"],
       outfile: "dist/cli.cjs",
+      // With the listing cache's reading side (cli/listing-cache/key.ts: Node's built-in modules only).
+      bundle: true,
       format: "cjs",
       platform: "node",
       target: "node20",

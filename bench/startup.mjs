@@ -4,6 +4,9 @@
  * with the same Node (process.execPath: `/path/to/node22 bench/startup.mjs` measures Node 22 against Node 22):
  *   agent --version   vs  node -e 0   (goal, issue 26: ≤ 1.1x)
  *   agent tools       vs  node -e 0   (goal, issue 26: ≤ 1.5x; built-in plugins only)
+ * `agent tools` is answered from the listing cache (cli/listing-cache) after the first run: the warm-up run
+ * stores it, every measured run is a hit. "agent tools (cold, no cache)" runs with AGENT_NO_LISTING_CACHE=1:
+ * what a miss costs (the first run in a folder, or after a change to what the listing depends on).
  * Runs are interleaved (baseline, --version, tools, baseline, ...) so machine noise hits all alike.
  * `tools` runs in an empty temp project with an empty AGENT_CONFIG_HOME. "agent tools (trusted)" runs in a
  * project with Claude Code settings (rules, env, hooks), trusted by a decision with its fingerprint: the
@@ -14,7 +17,7 @@
  * Usage: node bench/startup.mjs [runs=20]   (after `npm run build`)
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,7 +36,8 @@ const project = path.join(base, "project");
 const configHome = path.join(base, "user-config");
 mkdirSync(path.join(project, ".git"), { recursive: true }); // marks the project root
 mkdirSync(configHome);
-const env = { ...process.env, AGENT_CONFIG_HOME: configHome, NO_COLOR: "1" };
+// The listing cache in a folder of its own: the first run stores, nothing of the user's own cache is used.
+const env = { ...process.env, AGENT_CONFIG_HOME: configHome, XDG_CACHE_HOME: path.join(base, "cache"), NO_COLOR: "1" };
 for (const k of Object.keys(env)) if ((k.startsWith("AGENT_") && k !== "AGENT_CONFIG_HOME") || k === "NODE_OPTIONS") delete env[k];
 
 // A trusted project with parts that widen: the decision (with its fingerprint) is read and each part hashed.
@@ -55,6 +59,7 @@ const CASES = [
   { name: "agent --version", args: [CLI, "--version"], goal: 1.1 },
   { name: "agent tools", args: [CLI, "tools"], goal: 1.5 },
   { name: "agent tools (trusted)", args: [CLI, "tools"], cwd: trusted, goal: 1.5 },
+  { name: "agent tools (cold, no cache)", args: [CLI, "tools"], env: { AGENT_NO_LISTING_CACHE: "1" } },
   ...(BASE_CLI
     ? [
         { name: "base: agent --version", args: [BASE_CLI, "--version"] },
@@ -82,7 +87,9 @@ const median = (xs) => {
 };
 
 try {
-  for (const c of CASES) timeOnce(c.args, c.cwd, c.env); // warm the file cache
+  for (const c of CASES) timeOnce(c.args, c.cwd, c.env); // warm the file cache (and store the two listings)
+  const listings = path.join(env.XDG_CACHE_HOME, "agent-host", "listings");
+  const stored = existsSync(listings) ? readdirSync(listings).length : 0;
   const samples = CASES.map(() => []);
   const cpuSamples = CASES.map(() => []);
   for (let i = 0; i < runs; i++) {
@@ -110,6 +117,7 @@ try {
   });
   console.log(`\nbench/startup: ${runs} interleaved runs each, node ${process.version}, ${os.cpus().length} CPUs\n`);
   console.table(rows);
+  console.log(stored >= 2 ? `listing cache: ${stored} entries stored by the warm-up runs; "agent tools" and "(trusted)" are hits` : `listing cache: ${stored} entries stored: the "agent tools" rows are misses`);
   if (BASE_CLI) {
     const at = (name, of = samples) => median(of[CASES.findIndex((c) => c.name === name)]);
     for (const name of ["agent --version", "agent tools", "agent tools (trusted)"]) {

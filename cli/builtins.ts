@@ -56,6 +56,9 @@ export {
 /** The context window lookup and the compaction defaults (the `compaction` plugin's context management): embedders (`agent-host/builtins`). */
 export { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_COMPACT_THRESHOLD } from "../plugins/compaction/context-window.js";
 
+/** Each MCP server of a host and its state (the `mcp` plugin's public face): `agent mcp list`, embedders; a listing with a server is not cached. */
+export { getMcpStatus, type McpServerStatus } from "../plugins/mcp/status.js";
+
 /** Plugin packages that are not npm modules: Claude Code plugin folders and Agent Plugins 1.0 packages. */
 export const packageFormats: PluginPackageFormat[] = [claudePluginFormat()];
 

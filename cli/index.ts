@@ -37,8 +37,16 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0]
   // Node >= 22.1 keeps the compiled code of the modules we load on disk (in the OS temp folder): a later
   // start skips parsing them. Node 20 has no such function and starts as before; --version loads nothing.
   (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  // The bin found no listing in the cache that holds: this run's listing is stored, when it may be.
+  const listing = "__agentPendingListing" in globalThis ? import("./listing-cache/store.js") : undefined;
   import("./main.js").then(
-    async (m) => exitWhenFlushed(await m.main(argv)),
+    async (m) => {
+      const cache = await listing;
+      cache?.recordListing();
+      const code = await m.main(argv);
+      cache?.finishListing(code);
+      exitWhenFlushed(code);
+    },
     (err: unknown) => {
       process.stderr.write(`agent: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
       exitWhenFlushed(1);

@@ -1,6 +1,7 @@
 /** `agent commands [--json]`: every slash command: name, source, plugin, description. */
 import { oneLine } from "../format.js";
 import { defineAppCommand } from "./_define.js";
+import { admitListing } from "../listing-cache/store.js";
 
 export default defineAppCommand({
   name: "commands",
@@ -11,6 +12,7 @@ export default defineAppCommand({
   async run(ctx) {
     const json = !!ctx.values.json;
     const host = await ctx.openHost({ lazyTools: false, listing: true });
+    admitListing(await ctx.prepare(), host);
     const commands = host.commands.list().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (json) {
       ctx.printJson(commands.map((c) => ({ name: c.name, description: c.description, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}), source: c.source, plugin: c.plugin })));

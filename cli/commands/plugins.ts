@@ -1,5 +1,6 @@
 /** `agent plugins [--json]`: loaded, failed and disabled plugins, with reasons. */
 import { defineAppCommand } from "./_define.js";
+import { admitListing } from "../listing-cache/store.js";
 
 export default defineAppCommand({
   name: "plugins",
@@ -9,6 +10,8 @@ export default defineAppCommand({
   positionals: false,
   async run(ctx) {
     const host = await ctx.openHost({ quiet: true, listing: true });
+    // Its problems are not printed (the statuses say them): a failed plugin is never stored (admitListing).
+    admitListing(await ctx.prepare(), host);
     // A plugin's skills are registered by the skills plugin from its `skillDirs` (with the plugin as their
     // source): they count as the plugin's, as `agent skills` shows them.
     const shipped = (name: string) => host.skills.list().filter((k) => k.source === name && k.plugin !== name).length;

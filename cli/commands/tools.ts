@@ -1,6 +1,7 @@
 /** `agent tools [--json]`: every registered tool with its source, risk and input schema. */
 import { oneLine } from "../format.js";
 import { defineAppCommand } from "./_define.js";
+import { admitListing } from "../listing-cache/store.js";
 
 export default defineAppCommand({
   name: "tools",
@@ -16,6 +17,8 @@ export default defineAppCommand({
     // its cached tools are listed, nothing is started. The others load (a failure is reported on stderr).
     await host.tools.load({ skipReady: true });
     // Tool names are ASCII: a plain comparison (localeCompare would load ICU collation, ~5 ms).
+    // What the listing depends on: stats can vouch for it (the bin answers the same command from the cache next time), or not.
+    admitListing(await ctx.prepare(), host);
     const tools = host.tools.list().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (json) {
       ctx.printJson(tools.map((t) => ({ name: t.name, description: t.description, source: t.source, risk: t.risk, inputSchema: t.inputSchema })));
