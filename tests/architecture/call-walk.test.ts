@@ -149,7 +149,7 @@ describe("the walk of a tool call enters no file twice", () => {
     }
   });
 
-  test("agent run: the CLI's main, in this process, through the loop and the gate", async () => {
+  test("agent run and agent call: the CLI's main, in this process, through the loop (run) and the gate, to the renderer", async () => {
     const srv = await startFake("openai", [{ text: "", toolCalls: [{ id: "c1", name: "probe", arguments: { x: "rewrite" } }] }, { text: "done" }]);
     const project = await tempDir("agent-walk-");
     try {
@@ -160,9 +160,21 @@ describe("the walk of a tool call enters no file twice", () => {
         path.join(project.dir, ".agentrc.json"),
         JSON.stringify({ model: "openai:gpt-fake", plugins: ["./walk-plugin.mjs"], providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } }, permissions: { allow: ["probe"] } }),
       );
-      const found = await walks(async () => expect(await main(["run", "-p", "go", "--cwd", project.dir])).toBe(0));
       const points = ["run", "permissionSubject", "permission", "beforeToolCall", "afterToolCall", "event"];
-      expectNoReentry(found, points, ["cli/main.ts", "core/loop/loop.ts", "core/gate/gate.ts"]);
+      // The renderer's tool line (`✓ probe …` on stderr) is a deep point too: its write is seen, and still made.
+      const write = process.stderr.write;
+      process.stderr.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
+        if (String(chunk).includes("probe")) capture("renderer");
+        return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+      } as typeof write;
+      try {
+        const run = await walks(async () => expect(await main(["run", "-p", "go", "--cwd", project.dir])).toBe(0));
+        expectNoReentry(run, [...points, "renderer"], ["cli/main.ts", "cli/commands/run.ts", "core/loop/loop.ts", "core/gate/gate.ts"]);
+      } finally {
+        process.stderr.write = write;
+      }
+      const call = await walks(async () => expect(await main(["call", "probe", '{"x":"rewrite"}', "--cwd", project.dir])).toBe(0));
+      expectNoReentry(call, points, ["cli/main.ts", "cli/commands/call.ts", "core/gate/gate.ts"]);
     } finally {
       delete (globalThis as { __captureWalk?: unknown }).__captureWalk;
       await project.remove();
