@@ -81,8 +81,8 @@ const FUNCTION_BUDGET = 120;
  * was split (or is gone) fails the test until it is removed. Both files are being reworked (issue 21).
  */
 const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
-  "core/host/host.ts:openHost": 268,
-  "core/gate/gate.ts:run": 171,
+  "core/host/host.ts:openHost": 232,
+  "core/gate/gate.ts:run": 168,
 };
 
 /**
@@ -100,7 +100,7 @@ const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
  * request's size and the compaction it is asked for, on the fitContext / modelError / compactAsked hooks).
  * Lower this number when code leaves.
  */
-const KERNEL_LINE_BUDGET = 9_356;
+const KERNEL_LINE_BUDGET = 9_350;
 const FOLDER_FILE_BUDGET = 15;
 const CONTRACT_NAME_BUDGET = 120;
 

@@ -14,8 +14,7 @@ import { capOutput } from "../../kit/text/output.js";
 import type { PermissionRules } from "../../kit/rules/parse.js";
 import { Permissions, sameSubjects, type Permit } from "./permit.js";
 import { CallState, CONTEXT_ACCESSORS, expireCall, RUN, RunningCall } from "./running-call.js";
-import type { ToolEntry } from "../registry/registry.js";
-import type { LazyValidator, Validation, Validator } from "../../kit/schema.js";
+import { validateInput, validatorOf, type ToolEntry } from "../registry/registry.js";
 import { closestNames } from "../../kit/text/suggest.js";
 import type { AgentEvent, AgentEventType } from "../hooks/events.js";
 import type { ToolUnavailable } from "../registry/tool-sources.js";
@@ -27,11 +26,9 @@ import type {
   CallOptions,
   CallOutcome,
   Logger,
-  PermissionAsker,
   CommandSandbox,
   PermissionMode,
   ProcessTracker,
-  SessionGrant,
   ToolCallContext,
   ToolResult,
   ToolReturn,
@@ -115,14 +112,15 @@ function switchOffWhenIdle(): void {
 }
 
 export class Gate {
-  private readonly permissions: Permissions;
+  /** The permission step: the host asks it for grants and questions (`requestGrant`, `askInput`) and sets its asker. */
+  readonly permissions: Permissions;
 
   /** Call ids are unique per gate (a random prefix and a count): a UUID per call costs more than the rest of the id's uses. */
   private readonly idPrefix = `${randomBytes(4).toString("hex")}_`;
   private calls = 0;
 
   constructor(private readonly deps: GateDeps) {
-    this.permissions = new Permissions({ ...deps, validate: (tool, input) => this.validate(tool, input) });
+    this.permissions = new Permissions({ ...deps });
   }
 
   /** The plugin that traces calls (`PluginContext.traceCalls`): each running call's trace context, `ctx.traceContext`. */
@@ -131,54 +129,10 @@ export class Gate {
   }
 
   get mode(): PermissionMode {
-    return this.permissions.mode;
+    return this.permissions.verdicts.mode;
   }
   set mode(mode: PermissionMode) {
-    this.permissions.mode = mode;
-  }
-  set asker(asker: PermissionAsker | undefined) {
-    this.permissions.asker = asker;
-  }
-
-  /** See `Permissions.requestGrant`: a plugin asks to allow rules for the session. */
-  requestGrant(plugin: string, rules: readonly unknown[], reason: string, policy: "ask" | "allow" | "deny"): Promise<boolean> {
-    return this.permissions.requestGrant(plugin, rules, reason, policy);
-  }
-
-  /** See `Permissions.listSessionGrants`. */
-  sessionGrants(): SessionGrant[] {
-    return this.permissions.listSessionGrants();
-  }
-
-  /** See `Permissions.revokeSessionGrant`. */
-  revokeSessionGrant(index: number, by: string): SessionGrant | undefined {
-    return this.permissions.revokeSessionGrant(index, by);
-  }
-
-  canAsk(): boolean {
-    return this.permissions.canAsk();
-  }
-
-  /** See `Permissions.grantForTurn`. */
-  grantForTurn(plugin: string, rules: readonly string[], reason: string, by: string): boolean {
-    return this.permissions.grantForTurn(plugin, rules, reason, by);
-  }
-
-  /** See `Permissions.endTurn`. */
-  endTurn(): void {
-    this.permissions.endTurn();
-  }
-
-  /** See `Permissions.askInput`: a plugin's question to the user. */
-  askInput(plugin: string, question: string): Promise<string | null> {
-    return this.permissions.askInput(plugin, question);
-  }
-
-  /** Adopt new permission rules and defaults (after plugins adjusted the config). */
-  reconfigure(update: Pick<GateDeps, "rules" | "defaults">): void {
-    this.deps.rules = update.rules;
-    this.deps.defaults = update.defaults;
-    this.permissions.setRules(update.rules);
+    this.permissions.verdicts.mode = mode;
   }
 
   /** Never rejects: a failure anywhere (a plugin's hook, a tool, the gate itself) becomes an error result. */
@@ -251,7 +205,7 @@ export class Gate {
 
     // 1. Validate: a bad field goes back to the caller and nothing runs. (Awaited only while a JSON
     // Schema is still being compiled: each await costs every call a trip through the microtask queue.)
-    let validate = this.validator(tool);
+    let validate = validatorOf(tool);
     if (validate instanceof Promise) validate = await validate;
     const validated = validate(input === undefined ? {} : input);
     if (!validated.ok) {
@@ -290,7 +244,7 @@ export class Gate {
         return this.fail(rec, callId, "denied", `Denied by a plugin: ${decision.deny}`, "E_TOOL_DENIED");
       }
       if (state.rewrittenBy) {
-        const again = await this.validate(tool, state.input);
+        const again = await validateInput(tool, state.input);
         if (!again.ok) {
           return this.fail(rec, callId, "invalid", `Input rewritten by plugin ${state.rewrittenBy} is invalid for ${name}:\n${again.issues.map((i) => `- ${i}`).join("\n")}`, "E_TOOL_INVALID_INPUT");
         }
@@ -302,7 +256,7 @@ export class Gate {
         const p = this.permissions;
         // A tool that says what it writes may write another thing under the same subject (the content of
         // package.json's `agent` key): judged again too.
-        if (deps.hooks.permission.isUsed() || tool.definition.writes !== undefined || !sameSubjects(await p.subjects(tool, args), await p.subjects(tool, rewritten))) {
+        if (deps.hooks.permission.isUsed() || tool.definition.writes !== undefined || !sameSubjects(await p.verdicts.subjects(tool, args), await p.verdicts.subjects(tool, rewritten))) {
           const recheck = await p.permit(tool, rewritten, callId, options.signal);
           if (recheck.input !== undefined) final = recheck.input;
           if (recheck.decision !== "allow") {
@@ -482,20 +436,6 @@ export class Gate {
     const { hooks } = this.deps;
     return tool?.callsTools !== false || hooks.beforeToolCall.isUsed() || hooks.afterToolCall.isUsed() || hooks.permission.isUsed();
   }
-
-  /** The tool's validator; a JSON Schema one is a promise only until its first compilation. */
-  private validator(tool: ToolEntry): Validator | Promise<Validator> {
-    if (tool.zod) return tool.validator as Validator;
-    const lazy = tool.validator as LazyValidator;
-    return lazy.compiled ?? lazy();
-  }
-
-  private async validate(tool: ToolEntry, input: unknown): Promise<Validation> {
-    let v = this.validator(tool);
-    if (v instanceof Promise) v = await v;
-    return v(input === undefined ? {} : input);
-  }
-
 }
 
 function startEvent(rec: CallRecord, tool: ToolEntry, callId: string, input: unknown): AgentEvent {

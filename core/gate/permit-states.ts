@@ -10,6 +10,7 @@ import { describeValue } from "../hooks/hook-adapters.js";
 import type { Collector, FailingCollector } from "../hooks/hook-types.js";
 import type { ToolEntry } from "../registry/registry.js";
 import type { CallAgentInfo, PermissionMode } from "../types.js";
+import type { Verdicts } from "./permissions.js";
 import { byText, type Subjects, type Verdict } from "./verdict.js";
 
 type Vote = { plugin: string; decision: "allow" | "ask" | "deny"; reason?: string; version: number };
@@ -36,7 +37,7 @@ export class PermissionState implements FailingCollector<PermissionCheck> {
     private readonly callId: string,
     private readonly sessionId: string,
     private readonly mode: PermissionMode,
-    private readonly verdictFor: (tool: ToolEntry, input: unknown) => Promise<{ subjects: Subjects; verdict: Verdict }>,
+    private readonly verdicts: Pick<Verdicts, "evaluate">,
     private readonly signal: AbortSignal | undefined,
     private readonly agent?: CallAgentInfo,
   ) {
@@ -45,7 +46,7 @@ export class PermissionState implements FailingCollector<PermissionCheck> {
 
   /** The subjects and verdict of the current input (computed once per version). */
   private evaluate(): Promise<{ subjects: Subjects; verdict: Verdict }> {
-    return (this.current ??= this.verdictFor(this.tool, this.input));
+    return (this.current ??= this.verdicts.evaluate(this.tool, this.input));
   }
 
   async subjects(): Promise<Subjects> {

@@ -12,17 +12,13 @@ import type { AgentEvent } from "../hooks/events.js";
 import { freezeCopy, plainCopy } from "../../kit/freeze.js";
 import type { RawHooks } from "../hooks/hooks.js";
 import { PermissionState, PromptState, type Answer } from "./permit-states.js";
-import { allowCoverage, namesExactly, ruleMatches } from "../../kit/rules/match.js";
-import { parseRule, type ParsedRule, type PermissionRules, type SubjectKind } from "../../kit/rules/parse.js";
-import { projectPath } from "../../kit/rules/path-pattern.js";
-import { judge } from "./permissions.js";
+import { parseRule, type PermissionRules, type SubjectKind } from "../../kit/rules/parse.js";
+import { NO_GUARD, Verdicts, type Guard, type Guarded } from "./permissions.js";
 import { byText, SubjectFailure, type Subjects, type Verdict } from "./verdict.js";
-import { judgeWrites, protectedPlaces, type ProtectedWrite } from "./protected-paths.js";
+import type { ProtectedWrite } from "./protected-paths.js";
 import { isUncertain, opaqueReason, plainSubjects } from "../../kit/shell/subject-marks.js";
-import { judgedPaths, pathSubjects, recordJudged } from "./judged-paths.js";
-import type { ToolEntry } from "../registry/registry.js";
-import type { Validation } from "../../kit/schema.js";
-import type { CallAgentInfo, PermissionAsker, PermissionMode, SessionGrant, Workspace } from "../types.js";
+import { validateInput, type ToolEntry } from "../registry/registry.js";
+import type { CallAgentInfo, PermissionAsker, SessionGrant, Workspace } from "../types.js";
 
 export interface PermitDeps {
   hooks: RawHooks;
@@ -33,48 +29,20 @@ export interface PermitDeps {
   rules: PermissionRules;
   /** Where to tell the user to add a rule. */
   configFileHint: string;
-  /** Check an input a handler rewrote against the tool's schema. */
-  validate(tool: ToolEntry, input: unknown): Promise<Validation>;
 }
 
 /** The permission step's outcome; `input` is set when a handler rewrote the call (validated). */
 export type Permit = { decision: "allow" | "deny" | "invalid"; by: string; message?: string; input?: unknown; rewrittenBy?: string };
-/** The protected files a call would write (see protected-paths.ts); a `SubjectFailure` when the tool's `writes` threw. */
-export type Guarded = ProtectedWrite[] | SubjectFailure;
-
-/** What protected paths add to a question: the files still needing a yes, and whether the rules and mode alone allowed the call. */
-interface Guard {
-  open: ProtectedWrite[];
-  baseAllows: boolean;
-}
-const NO_GUARD: Guard = { open: [], baseAllows: false };
-
 
 export class Permissions {
-  mode: PermissionMode = "default";
   asker: PermissionAsker | undefined;
-  /** Rules granted with "allow always for this session". */
-  private readonly sessionAllow: ParsedRule[] = [];
-  /** Rules granted until the end of the current (or next) run: a trusted folder's command's allowed-tools. */
-  private readonly turnAllow: ParsedRule[] = [];
-  /** Bumped whenever a grant is added or a turn's grants end: cached verdicts are keyed by it. */
-  private grantsVersion = 0;
-  /** `tool\0subject` of each subject the user allowed "always" in a question: names it exactly, for protected paths. */
-  private readonly sessionExact = new Set<string>();
-  /** Each session grant as given (an answer, a plugin's request), so it can be listed and revoked. */
-  private readonly sessionGrants: { grant: SessionGrant; rules: ParsedRule[]; exact: string[] }[] = [];
   /** The subagents of the calls being decided, by call id (set by the gate): named in handlers' views and the question. */
   readonly agents = new Map<string, CallAgentInfo>();
-  /**
-   * Decisions for tools without a permission subject, which depend only on the rules, the mode, the
-   * session grants and the tool (MCP tools are all like this): computed once, not on every call.
-   */
-  private readonly verdicts = new WeakMap<ToolEntry, { rules: PermissionRules; mode: PermissionMode; risk: string; grants: number; verdict: Verdict }>();
+  /** Rules, mode and grants over a call's subjects (permissions.ts): the verdict before anyone is asked. */
+  readonly verdicts: Verdicts;
 
-  constructor(private readonly deps: PermitDeps) {}
-
-  setRules(rules: PermissionRules): void {
-    this.deps.rules = rules;
+  constructor(private readonly deps: PermitDeps) {
+    this.verdicts = new Verdicts(deps);
   }
 
   /**
@@ -105,7 +73,7 @@ export class Permissions {
       decision = isAllow(answer) ? "allow" : "deny";
       by = "user";
     }
-    if (decision === "allow") this.addSessionGrant({ rules: list, by: `plugin:${plugin}`, reason }, list.map(parseRule), []);
+    if (decision === "allow") this.verdicts.addSessionGrant({ rules: list, by: `plugin:${plugin}`, reason }, list.map(parseRule), []);
     this.deps.audit.write({ kind: "grant", source: plugin, name: list.join(", "), decision, by, outcome: decision === "allow" ? "granted" : "refused", detail: { reason } });
     this.deps.emit({ type: "permission_grant", plugin, rules: list, reason, decision, by });
     return decision === "allow";
@@ -120,45 +88,17 @@ export class Permissions {
   grantForTurn(plugin: string, rules: readonly string[], reason: string, by: string): boolean {
     const list = rules.filter((r) => PermissionRuleSchema.safeParse(r).success);
     if (!list.length || list.length !== rules.length) return false;
-    this.turnAllow.push(...list.map(parseRule));
-    this.grantsVersion++;
+    this.verdicts.addTurnGrant(list.map(parseRule));
     this.deps.audit.write({ kind: "grant", source: plugin, name: list.join(", "), decision: "allow", by, outcome: "granted", detail: { reason, until: "end of turn" } });
     this.deps.emit({ type: "permission_grant", plugin, rules: list, reason, decision: "allow", by });
     return true;
   }
 
-  /** The grants of this session, oldest first (numbered from 1 by `/permissions`). */
-  listSessionGrants(): SessionGrant[] {
-    return this.sessionGrants.map((g) => g.grant);
-  }
-
   /** Take back session grant `index` (0-based): its rules no longer allow anything. Audited. */
   revokeSessionGrant(index: number, by: string): SessionGrant | undefined {
-    const entry = Number.isInteger(index) ? this.sessionGrants[index] : undefined;
-    if (!entry) return undefined;
-    this.sessionGrants.splice(index, 1);
-    for (const r of entry.rules) {
-      const at = this.sessionAllow.indexOf(r);
-      if (at >= 0) this.sessionAllow.splice(at, 1);
-    }
-    for (const key of entry.exact) if (!this.sessionGrants.some((g) => g.exact.includes(key))) this.sessionExact.delete(key);
-    this.grantsVersion++;
-    this.deps.audit.write({ kind: "grant", source: by, name: entry.grant.rules.join(", "), decision: "deny", by, outcome: "revoked", detail: { grantedBy: entry.grant.by } });
-    return entry.grant;
-  }
-
-  private addSessionGrant(grant: SessionGrant, rules: ParsedRule[], exact: string[]): void {
-    this.sessionGrants.push({ grant: Object.freeze({ ...grant, rules: Object.freeze([...grant.rules]) }) as SessionGrant, rules, exact });
-    this.sessionAllow.push(...rules);
-    for (const key of exact) this.sessionExact.add(key);
-    this.grantsVersion++;
-  }
-
-  /** A run ended: the grants of its turn end with it. */
-  endTurn(): void {
-    if (!this.turnAllow.length) return;
-    this.turnAllow.length = 0;
-    this.grantsVersion++;
+    const grant = this.verdicts.revokeSessionGrant(index);
+    if (grant) this.deps.audit.write({ kind: "grant", source: by, name: grant.rules.join(", "), decision: "deny", by, outcome: "revoked", detail: { grantedBy: grant.by } });
+    return grant;
   }
 
   /** Whether a question would reach someone (an asker is installed: a terminal). */
@@ -178,164 +118,36 @@ export class Permissions {
     }
   }
 
-  /** What pattern rules match for this call; a `SubjectFailure` when the tool's permissionSubject threw. */
-  /** A promise only for tools whose permissionSubject is async (run_command parses the shell line). */
-  subjects(tool: ToolEntry, input: unknown): Subjects | Promise<Subjects> {
-    const fn = tool.definition.permissionSubject;
-    if (!fn) return undefined;
-    const root = this.deps.workspace.root;
-    const asPath = tool.definition.subjectKind === "path";
-    // A path's subjects are fixed at the first look: the tool then opens only where they led (judged-paths.ts).
-    const known = asPath ? judgedPaths(input) : undefined;
-    if (known) return [...known.subjects];
-    const normalize = (s: unknown): Subjects => {
-      if (s === undefined || s === null) return undefined;
-      const list = Array.isArray(s) ? s.map(String) : [String(s)];
-      if (!asPath) return list;
-      const subjects = pathSubjects(root, list);
-      recordJudged(input, root, subjects, this.unmetPathRules(tool, subjects));
-      return subjects;
-    };
-    try {
-      const s = fn(input, { workspace: this.deps.workspace }) as unknown;
-      if (isThenable(s)) return Promise.resolve(s).then(normalize, (err: unknown) => new SubjectFailure(errorMessage(err)));
-      return normalize(s);
-    } catch (err) {
-      return new SubjectFailure(errorMessage(err));
-    }
-  }
-
-  /**
-   * For a walk (list_files, grep): whether a deny or ask rule with a pattern that the call's own subjects
-   * did not meet names a path under it. Those paths were never judged, so the walk leaves them out.
-   */
-  private unmetPathRules(tool: ToolEntry, subjects: string[]): (abs: string) => boolean {
-    const root = this.deps.workspace.root;
-    let unmet: ParsedRule[] | undefined;
-    return (abs) => {
-      unmet ??= [...this.deps.rules.deny, ...this.deps.rules.ask].filter((r) => r.pattern && !ruleMatches(r, tool.view, subjects, false, "path"));
-      return unmet.length > 0 && unmet.some((r) => ruleMatches(r, tool.view, [projectPath(root, abs)], false, "path"));
-    };
-  }
-
   /** The permission decision; a promise only when a handler or the user is asked. */
   permit(tool: ToolEntry, input: unknown, callId: string, signal?: AbortSignal): Permit | Promise<Permit> {
     if (this.deps.hooks.permission.isUsed()) return this.permitWithHooks(tool, input, callId, signal);
-    const subjects = this.subjects(tool, input);
+    const subjects = this.verdicts.subjects(tool, input);
     if (subjects instanceof Promise) return subjects.then((s) => this.guardAndSettle(tool, input, callId, s, signal));
     return this.guardAndSettle(tool, input, callId, subjects, signal);
   }
 
   private guardAndSettle(tool: ToolEntry, input: unknown, callId: string, subjects: Subjects, signal: AbortSignal | undefined): Permit | Promise<Permit> {
-    const hits = this.protectedWrites(tool, input, subjects);
+    const hits = this.verdicts.protectedWrites(tool, input, subjects);
     if (hits instanceof Promise) return hits.then((h) => this.settle(tool, input, callId, subjects, h, undefined, signal));
     return this.settle(tool, input, callId, subjects, hits, undefined, signal);
   }
 
-  /**
-   * The protected files a call would write: from the tool's `writes`, or for a `write` tool with path
-   * subjects, its subjects. A promise only when `writes` is async.
-   */
-  protectedWrites(tool: ToolEntry, input: unknown, subjects: Subjects): Guarded | Promise<Guarded> {
-    const def = tool.definition;
-    if (subjects instanceof SubjectFailure) return [];
-    const fromSubjects = !def.writes && (def.risk === "write" || tool.risk === "write") && def.subjectKind === "path";
-    if (!def.writes && !fromSubjects) return [];
-    const judge = (list: Parameters<typeof judgeWrites>[0]): Guarded => {
-      try {
-        const { root, roots } = this.deps.workspace;
-        return judgeWrites(list, { root, places: protectedPlaces(roots, this.deps.audit.file), display: (abs) => projectPath(root, abs) });
-      } catch (err) {
-        return new SubjectFailure(`checking the files it writes: ${errorMessage(err)}`);
-      }
-    };
-    if (fromSubjects) return judge(subjects ?? []);
-    const failed = (err: unknown) => new SubjectFailure(`its writes() threw: ${errorMessage(err)}`);
-    try {
-      const list = def.writes!(freezeCopy(input) as never, { workspace: this.deps.workspace });
-      return isThenable(list) ? Promise.resolve(list).then(judge, failed) : judge(list);
-    } catch (err) {
-      return failed(err);
-    }
-  }
-
-  /**
-   * The rules' verdict with protected paths on top: a file tools never write denies; one that decides
-   * what the agent may do asks (in every mode, never answerable by a plugin's allow) unless an allow rule
-   * names exactly its subject. Deny rules, ask rules and plan mode keep their verdict.
-   */
-  private guarded(tool: ToolEntry, base: Verdict, subjects: string[] | undefined, hits: ProtectedWrite[]): { verdict: Verdict; guard: Guard } {
-    const kind: SubjectKind = tool.definition.subjectKind === "path" ? "path" : "text";
-    const open = hits.filter((h) => h.level === "ask" && !this.exactlyAllowed(tool, h.subject, kind));
-    const guard = { open, baseAllows: base.decision === "allow" };
-    const never = hits.find((h) => h.level === "never");
-    if (base.decision === "deny") return { verdict: base, guard };
-    if (never) return { verdict: { decision: "deny", why: { kind: "protected", paths: never.path } }, guard };
-    if (!open.length || (base.decision === "ask" && base.why.kind !== "mode")) return { verdict: base, guard };
-    return { verdict: { decision: "ask", why: { kind: "protected", paths: [...new Set(open.map((h) => h.path))].join(", ") } }, guard };
-  }
-
-  /** Whether an allow rule (config, a session grant, an "always" answer) names exactly this subject. */
-  private exactlyAllowed(tool: ToolEntry, subject: string | undefined, kind: SubjectKind): boolean {
-    if (subject === undefined) return false;
-    if (this.sessionExact.has(`${tool.name}\u0000${subject}`)) return true;
-    return [...this.deps.rules.allow, ...this.sessionAllow, ...this.turnAllow].some((r) => namesExactly(r, tool.view, subject, kind));
-  }
-
   /** `permission` handlers vote (and may rewrite) first; the rules then decide on the final input. */
   private async permitWithHooks(tool: ToolEntry, input: unknown, callId: string, signal: AbortSignal | undefined): Promise<Permit> {
-    const state = new PermissionState(tool, input, callId, this.deps.sessionId, this.mode, (t, i) => this.verdictFor(t, i), signal, this.agents.get(callId));
+    const state = new PermissionState(tool, input, callId, this.deps.sessionId, this.verdicts.mode, this.verdicts, signal, this.agents.get(callId));
     await this.deps.hooks.permission.promise(state);
     let args = input;
     let subjects: Subjects;
     if (state.rewrittenBy) {
-      const again = await this.deps.validate(tool, state.input);
+      const again = await validateInput(tool, state.input);
       if (!again.ok) {
         return { decision: "invalid", by: `plugin:${state.rewrittenBy}`, message: `Input rewritten by plugin ${state.rewrittenBy} is invalid for ${tool.name}:\n${again.issues.map((i) => `- ${i}`).join("\n")}` };
       }
       args = plainCopy(again.value);
-      subjects = await this.subjects(tool, args);
+      subjects = await this.verdicts.subjects(tool, args);
     } else subjects = await state.subjects();
-    const permit = await this.settle(tool, args, callId, subjects, await this.protectedWrites(tool, args, subjects), state.votes(), signal);
+    const permit = await this.settle(tool, args, callId, subjects, await this.verdicts.protectedWrites(tool, args, subjects), state.votes(), signal);
     return state.rewrittenBy ? { input: args, rewrittenBy: state.rewrittenBy, ...permit } : permit;
-  }
-
-  private async verdictFor(tool: ToolEntry, input: unknown): Promise<{ subjects: Subjects; verdict: Verdict }> {
-    const { subjects, verdict } = await this.evaluate(tool, input);
-    return { subjects, verdict };
-  }
-
-  /** Subjects, protected writes and the verdict on both, for an input a handler sees or rewrote. */
-  private async evaluate(tool: ToolEntry, input: unknown): Promise<{ subjects: Subjects; verdict: Verdict; guard: Guard }> {
-    const subjects = await this.subjects(tool, input);
-    const hits = await this.protectedWrites(tool, input, subjects);
-    const failed = subjects instanceof SubjectFailure ? subjects : hits instanceof SubjectFailure ? hits : undefined;
-    if (failed) return { subjects: failed, verdict: { decision: "deny", why: { kind: "subject-failed" } }, guard: NO_GUARD };
-    const base = tool.definition.permissionSubject ? this.verdict(tool, subjects as string[] | undefined) : this.cachedVerdict(tool);
-    return { subjects, ...this.guarded(tool, base, subjects as string[] | undefined, hits as ProtectedWrite[]) };
-  }
-
-  private verdict(tool: ToolEntry, subjects: string[] | undefined): Verdict {
-    const kind = tool.definition.subjectKind === "path" ? "path" : "text";
-    const v = judge(this.deps.rules, this.mode, tool.view, riskOf(tool, subjects), subjects, kind);
-    if (v.decision === "ask" && (this.sessionAllow.length || this.turnAllow.length)) {
-      // Answers of "always this session" (and a turn's grants) combine with the config's allow rules to cover every part of a call.
-      const granted = allowCoverage([...this.sessionAllow, ...this.turnAllow, ...this.deps.rules.allow], tool.view, subjects, kind);
-      const turn = granted?.some((r) => this.turnAllow.includes(r));
-      if (granted) return { decision: "allow", why: { kind: "grant", scope: turn ? "turn" : "session", rules: granted.map((r) => r.raw).join(", ") } };
-    }
-    return v;
-  }
-
-  /** The verdict for a call; for a tool without a permission subject, the one computed for the same rules, mode and grants. */
-  private cachedVerdict(tool: ToolEntry): Verdict {
-    const { rules } = this.deps;
-    const grants = this.grantsVersion;
-    const c = this.verdicts.get(tool);
-    if (c && c.rules === rules && c.mode === this.mode && c.risk === tool.risk && c.grants === grants) return c.verdict;
-    const verdict = this.verdict(tool, undefined);
-    this.verdicts.set(tool, { rules, mode: this.mode, risk: tool.risk, grants, verdict });
-    return verdict;
   }
 
   /** Rules and mode, then the plugins' votes: deny (rule, plan mode, vote) > ask (vote, rule, mode) > allow. */
@@ -346,7 +158,7 @@ export class Permissions {
       return { decision: "deny", by: "permissionSubject", message: `Permission denied: ${tool.name} was not run because its permission check failed (${failed.message}).` };
     }
     const list = subjects as string[] | undefined;
-    const { verdict: v, guard } = this.guarded(tool, tool.definition.permissionSubject ? this.verdict(tool, list) : this.cachedVerdict(tool), list, hits as ProtectedWrite[]);
+    const { verdict: v, guard } = this.verdicts.guarded(tool, tool.definition.permissionSubject ? this.verdicts.verdict(tool, list) : this.verdicts.cachedVerdict(tool), list, hits as ProtectedWrite[]);
     const what = describeCall(tool.name, list);
     if (v.decision === "deny") return { decision: "deny", by: byText(v.why), message: `Permission denied: ${what} was not run because ${this.denialReason(tool, v, hits as ProtectedWrite[], list)}.` };
     if (votes?.deny) return { decision: "deny", by: `plugin:${votes.deny.plugin}`, message: `Denied by a plugin: ${votes.deny.reason ?? `${what} was not allowed.`}` };
@@ -359,7 +171,7 @@ export class Permissions {
 
   private denialReason(tool: ToolEntry, v: Verdict, hits: ProtectedWrite[], subjects: string[] | undefined): string {
     const why = v.why;
-    if (why.kind === "mode") return `${tool.risk} tools are not allowed in ${this.mode} mode`;
+    if (why.kind === "mode") return `${tool.risk} tools are not allowed in ${this.verdicts.mode} mode`;
     const never = why.kind === "protected" ? hits.find((h) => h.level === "never") : undefined;
     if (never) return `it would write ${never.path}, ${never.why}, which tools never write (in any mode, whatever the rules)`;
     if (why.kind === "uncertain") return unjudgeableReason(why.rule, subjects);
@@ -370,7 +182,7 @@ export class Permissions {
   private async ask(tool: ToolEntry, input: unknown, callId: string, v: Verdict, subjects: string[] | undefined, what: string, answerable: boolean, signal?: AbortSignal, guard = NO_GUARD): Promise<Permit> {
     const suggestedRules = suggestRules(tool.name, subjects);
     if (this.deps.hooks.permissionRequest.isUsed()) {
-      const state = new PromptState(tool, input, callId, this.deps.sessionId, this.mode, { subjects, reason: byText(v.why), answerable, suggestedRules, signal, agent: this.agents.get(callId) });
+      const state = new PromptState(tool, input, callId, this.deps.sessionId, this.verdicts.mode, { subjects, reason: byText(v.why), answerable, suggestedRules, signal, agent: this.agents.get(callId) });
       await this.deps.hooks.permissionRequest.promise(state);
       const answer = state.answer();
       if (answer?.decision === "deny") {
@@ -385,10 +197,10 @@ export class Permissions {
   private async answered(tool: ToolEntry, callId: string, answer: Answer): Promise<Permit> {
     const by = `plugin:${answer.plugin}`;
     if (answer.input === undefined) return { decision: "allow", by };
-    const again = await this.deps.validate(tool, answer.input);
+    const again = await validateInput(tool, answer.input);
     if (!again.ok) return { decision: "invalid", by, message: `Input rewritten by plugin ${answer.plugin} is invalid for ${tool.name}:\n${again.issues.map((i) => `- ${i}`).join("\n")}` };
     const args = plainCopy(again.value);
-    const { subjects, verdict, guard } = await this.evaluate(tool, args);
+    const { subjects, verdict, guard } = await this.verdicts.evaluate(tool, args);
     const rewritten = { input: args, rewrittenBy: answer.plugin };
     if (subjects instanceof SubjectFailure || verdict.decision === "deny") {
       const kind = verdict.why.kind;
@@ -443,7 +255,7 @@ export class Permissions {
     if (always && suggestedRules.length) {
       const rules = subjects ? subjects.map((s) => exactRule(tool.name, s)) : suggestedRules.map(parseRule);
       const by = answer === "allow_project" ? "user:project" : "user:session";
-      this.addSessionGrant({ rules: rules.map((r) => r.raw), by, tool: tool.name }, rules, (subjects ?? []).map((s) => `${tool.name}\u0000${s}`));
+      this.verdicts.addSessionGrant({ rules: rules.map((r) => r.raw), by, tool: tool.name }, rules, (subjects ?? []).map((s) => `${tool.name}\u0000${s}`));
     } else if (isAllow(answer)) answer = "allow_once";
     const decision = isAllow(answer) ? "allow" : "deny";
     this.deps.emit({ type: "permission_decision", callId, name: tool.name, decision, by: "user" });
@@ -498,23 +310,8 @@ function describeCall(name: string, subjects: string[] | undefined): string {
   return certain?.length === 1 && !isUncertain(subjects!) ? `${name}(${certain[0]})` : name;
 }
 
-function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
-  return typeof (v as { then?: unknown } | null)?.then === "function";
-}
-
 export function sameSubjects(a: Subjects, b: Subjects): boolean {
   if (a instanceof SubjectFailure || b instanceof SubjectFailure) return false;
   if (!a || !b) return a === b;
   return a.length === b.length && a.every((s, i) => s === b[i]);
-}
-
-/** The risk a call is judged at: `read` where the tool says these subjects only read (see `ToolDefinition.readOnly`). */
-function riskOf(tool: ToolEntry, subjects: string[] | undefined): ToolEntry["risk"] {
-  const readOnly = tool.definition.readOnly;
-  if (!readOnly || !subjects?.length || tool.risk === "read") return tool.risk;
-  try {
-    return readOnly(subjects) === true ? "read" : tool.risk;
-  } catch {
-    return tool.risk;
-  }
 }

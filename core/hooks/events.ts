@@ -1,7 +1,10 @@
 /**
- * The stream of what happens in a session, for renderers, loggers and telemetry.
+ * The stream of what happens in a session, for renderers, loggers and telemetry, and how it is emitted.
  * This is the user-facing layer; it is unrelated to the MCP transport.
  */
+import type { SyncHook } from "tapable";
+import { errorMessage } from "../../kit/errors.js";
+import { freezeCopy } from "../../kit/freeze.js";
 import type { CallAgentInfo, CallOutcome, Risk } from "../types.js";
 
 /**
@@ -111,3 +114,53 @@ export type AgentEvent =
     };
 
 export type AgentEventType = AgentEvent["type"];
+
+/**
+ * How the host emits events: the `event` hook, whose last tap hands each event to the listeners of
+ * `host.on`. Whoever emits (the gate, the loop) reaches the listeners from here, not back through the host.
+ */
+export class EventStream {
+  private readonly listeners = new Set<(e: AgentEvent) => void>();
+  private emitting = 0;
+
+  constructor(private readonly hook: SyncHook<[AgentEvent]>, debug: boolean) {
+    hook.tap({ name: "host:listeners", stage: 1000 }, (event) => {
+      for (const l of this.listeners) {
+        try {
+          l(event);
+        } catch (err) {
+          if (debug) process.stderr.write(`[agent] event listener failed: ${errorMessage(err)}\n`);
+        }
+      }
+    });
+  }
+
+  readonly emit = (event: AgentEvent): void => {
+    // Guard against an event handler that emits in a loop.
+    if (this.emitting > 8) return;
+    this.emitting++;
+    try {
+      // One frozen copy for every listener: none can change what the next one sees.
+      this.hook.call(freezeCopy(event));
+    } finally {
+      this.emitting--;
+    }
+  };
+
+  /**
+   * Whether an event (of `type`, or any) reaches anyone: a listener, or a plugin's tap for every type or
+   * for that one (the host's own tap only forwards to listeners).
+   */
+  readonly listening = (type?: AgentEventType): boolean =>
+    this.listeners.size > 0 ||
+    this.hook.taps.some((t) => {
+      if (t.name === "host:listeners") return false;
+      const types = (t as { types?: ReadonlySet<string> }).types;
+      return !types || (type !== undefined && types.has(type));
+    });
+
+  on(listener: (e: AgentEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+}

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { AuditLog } from "../gate/audit.js";
 import { AgentError, errorMessage, sentence } from "../../kit/errors.js";
-import type { AgentEvent, AgentEventType } from "../hooks/events.js";
+import { EventStream, type AgentEvent } from "../hooks/events.js";
 import { freezeCopy } from "../../kit/freeze.js";
 import { Gate } from "../gate/gate.js";
 import { runCommand } from "./host-commands.js";
@@ -53,44 +53,12 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
   const workspace = workspaceHandle.workspace;
   const processes = new ProcessScope();
   const sandbox = options.sandbox ? options.sandbox(config.sandbox, workspace) : noCommandSandbox(config.sandbox);
-  const listeners = new Set<(e: AgentEvent) => void>();
   const debug = debugOn();
   let ready = false;
-  let emitting = 0;
 
   const audit = openAuditLog(options, config, workspace.root, sessionId, (m) => report({ kind: "config", message: m }));
-
-  function emit(event: AgentEvent): void {
-    // Guard against an event handler that emits in a loop.
-    if (emitting > 8) return;
-    emitting++;
-    try {
-      // One frozen copy for every listener: none can change what the next one sees.
-      hooks.event.call(freezeCopy(event));
-    } finally {
-      emitting--;
-    }
-  }
-  /**
-   * Whether an event (of `type`, or any) reaches anyone: a listener, or a plugin's tap for every type or
-   * for that one (the host's own tap only forwards to listeners).
-   */
-  const listening = (type?: AgentEventType) =>
-    listeners.size > 0 ||
-    hooks.event.taps.some((t) => {
-      if (t.name === "host:listeners") return false;
-      const types = (t as { types?: ReadonlySet<string> }).types;
-      return !types || (type !== undefined && types.has(type));
-    });
-  hooks.event.tap({ name: "host:listeners", stage: 1000 }, (event) => {
-    for (const l of listeners) {
-      try {
-        l(event);
-      } catch (err) {
-        if (debug) process.stderr.write(`[agent] event listener failed: ${errorMessage(err)}\n`);
-      }
-    }
-  });
+  const events = new EventStream(hooks.event, debug);
+  const { emit, listening } = events;
 
   function record(problem: HostProblem): void {
     audit.write({
@@ -151,8 +119,9 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     env: Object.freeze({ ...config.env }),
     sandbox,
   });
+  const permissions = gate.permissions;
   gate.mode = allowedMode(options.permissionMode ?? config.permissions?.mode ?? "default", config, loaded.origins);
-  gate.asker = options.askPermission;
+  permissions.asker = options.askPermission;
 
   const registrars = createRegistrars({
     registries,
@@ -204,10 +173,11 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     hooks: pluginHookView(hooks, "host", 0, state.driver),
     // Every kind's list and get; tools are called through the gate, commands run.
     ...listings,
-    tools: { ...listings.tools, call: (name, input, opts) => gate.call(name, input, opts), load: (opts) => sources.load(opts) },
+    // The gate's own call, bound: the loop's calls go straight to the gate, not back through the host.
+    tools: { ...listings.tools, call: gate.call.bind(gate), load: (opts) => sources.load(opts) },
     commands: {
       ...listings.commands,
-      run: (line, opts = {}) => runCommand({ commands: registries.commands, audit, pluginHost: () => view, setPermissionMode, revokeGrant: (i, by) => gate.revokeSessionGrant(i, by) }, line, opts),
+      run: (line, opts = {}) => runCommand({ commands: registries.commands, audit, pluginHost: () => view, setPermissionMode, revokeGrant: (i, by) => permissions.revokeSessionGrant(i, by) }, line, opts),
     },
     get plugins() {
       return state.plugins.map((p) => statusOf(p, counts));
@@ -217,7 +187,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       return gate.mode;
     },
     get permissionGrants() {
-      return gate.sessionGrants();
+      return permissions.verdicts.listSessionGrants();
     },
     set permissionMode(m: PermissionMode) {
       setPermissionMode(m, "host");
@@ -226,11 +196,10 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       setPermissionMode(mode, opts?.by ?? "host");
     },
     setPermissionAsker(asker) {
-      gate.asker = asker;
+      permissions.asker = asker;
     },
     on(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
+      return events.on(listener);
     },
     emit,
     session,
@@ -240,7 +209,7 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
         return await runAgent(host, hooks, control, prompt, runOptions);
       } finally {
         // A turn's grants (a trusted folder's command's allowed-tools) end with the run they were for.
-        gate.endTurn();
+        permissions.verdicts.endTurn();
       }
     },
     runDetached: async (detached) => (await import("../loop/detached-run.js")).runDetached({ host, hooks }, detached),
@@ -281,11 +250,11 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
     },
     requestGrant: (plugin, rules, reason, part) => {
       // A part of a folder the user trusted (and as it was when trusted) applies for its turn, as in Claude Code.
-      if (part && state.loaded.trust.covers(part)) return Promise.resolve(gate.grantForTurn(plugin, rules.filter((r): r is string => typeof r === "string"), reason, `trusted folder: ${part.file}`));
-      return gate.requestGrant(plugin, rules, reason, config.permissions?.grants ?? "ask");
+      if (part && state.loaded.trust.covers(part)) return Promise.resolve(permissions.grantForTurn(plugin, rules.filter((r): r is string => typeof r === "string"), reason, `trusted folder: ${part.file}`));
+      return permissions.requestGrant(plugin, rules, reason, config.permissions?.grants ?? "ask");
     },
-    askUser: (plugin, question) => gate.askInput(plugin, question),
-    canAskUser: () => gate.canAsk(),
+    askUser: (plugin, question) => permissions.askInput(plugin, question),
+    canAskUser: () => permissions.canAsk(),
     stopRun: (plugin, reason) => {
       if (!control.current) return false;
       control.current.requestStop(plugin, reason);

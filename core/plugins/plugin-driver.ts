@@ -174,6 +174,7 @@ export function tapPluginObject(plugin: Plugin<any>, hooks: HookTable, phase: "c
   for (const hook of HOOK_NAMES) {
     if ((hook === "config") !== (phase === "config")) continue;
     const method: unknown = plugin[hook];
-    if (typeof method === "function") table[hook].tap(name, (...args: unknown[]) => method.apply(plugin, args));
+    // Bound, not wrapped: the wrapping is wrapHandler's, and the adapter then calls the plugin directly.
+    if (typeof method === "function") table[hook].tap(name, method.bind(plugin) as Handler);
   }
 }

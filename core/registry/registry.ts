@@ -9,7 +9,7 @@ import { freezeCopy } from "../../kit/freeze.js";
 import type { ModelProvider } from "../loop/model.js";
 import { toolNameMatcher } from "../../kit/rules/parse.js";
 import { checkTool, type Holders, type Rejection } from "./registry-checks.js";
-import { jsonSchemaValidator, zodToJsonSchema, zodValidator, type Validator } from "../../kit/schema.js";
+import { jsonSchemaValidator, zodToJsonSchema, zodValidator, type LazyValidator, type Validation, type Validator } from "../../kit/schema.js";
 import type {
   AgentDefinition,
   CommandDefinition,
@@ -103,6 +103,20 @@ export interface ToolEntry extends Entry<RegisteredTool> {
   zod: boolean;
   /** As registered (`ToolDefinition.callsTools`): false when its run never calls tools. */
   callsTools: boolean;
+}
+
+/** The tool's validator; a JSON Schema one is a promise only until its first compilation. */
+export function validatorOf(tool: ToolEntry): Validator | Promise<Validator> {
+  if (tool.zod) return tool.validator as Validator;
+  const lazy = tool.validator as LazyValidator;
+  return lazy.compiled ?? lazy();
+}
+
+/** Check an input (the caller's, or one a handler rewrote) against the tool's schema; no input is `{}`. */
+export async function validateInput(tool: ToolEntry, input: unknown): Promise<Validation> {
+  let v = validatorOf(tool);
+  if (v instanceof Promise) v = await v;
+  return v(input === undefined ? {} : input);
 }
 
 export interface CommandEntry extends Entry<RegisteredCommand> {
