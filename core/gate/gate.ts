@@ -120,7 +120,7 @@ export class Gate {
   private calls = 0;
 
   constructor(private readonly deps: GateDeps) {
-    this.permissions = new Permissions({ ...deps });
+    this.permissions = new Permissions(deps); // not a copy: `sessionId` is the host's getter (a copy kept the first id)
   }
 
   /** The plugin that traces calls (`PluginContext.traceCalls`): each running call's trace context, `ctx.traceContext`. */

@@ -147,3 +147,27 @@ describe("permissionRequest answers", () => {
     expect(broken.host.problems.map((p) => p.message)).toContain("Plugin broken failed in permissionRequest: boom");
   });
 });
+
+describe("the session a permission handler is told of", () => {
+  test("is the host's session now, after the conversation was cleared into a new one (as in beforeToolCall)", async () => {
+    const seen: { hook: string; id: string }[] = [];
+    const look: Plugin = {
+      name: "look",
+      permission: (c) => void seen.push({ hook: "permission", id: c.sessionId }),
+      beforeToolCall: (c) => void seen.push({ hook: "beforeToolCall", id: c.sessionId }),
+    };
+    const { host: h } = await host([look], { permissionMode: "bypass" });
+    const first = h.session.id;
+    await h.tools.call("run_command", { command: "echo a" });
+    h.session.clear();
+    const second = h.session.id;
+    expect(second).not.toBe(first);
+    await h.tools.call("run_command", { command: "echo b" });
+    expect(seen).toEqual([
+      { hook: "permission", id: first },
+      { hook: "beforeToolCall", id: first },
+      { hook: "permission", id: second },
+      { hook: "beforeToolCall", id: second },
+    ]);
+  });
+});
