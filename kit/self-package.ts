@@ -65,9 +65,9 @@ let selfResolution: Promise<void> | undefined;
 /**
  * Make `import "agent-host"` (and `agent-host/testing`, `/kit`, `/embed`) inside plugins resolve to the running host,
  * wherever the plugin lives: a plugin in a project works with a globally installed `agent`, and host
- * and plugins share one zod.
+ * and plugins share one zod. Once registered it stays, for every later import.
  */
-function ensureSelfResolution(): Promise<void> {
+function ensureSelfResolution(file: string): Promise<void> {
   selfResolution ??= (async () => {
     const self = selfEntry();
     if (!self) return;
@@ -80,17 +80,28 @@ export async function resolve(specifier, context, next) {
   return next(specifier, context);
 }`;
     register(`data:text/javascript,${encodeURIComponent(hook)}`, { data: { self } });
+    if (process.env.AGENT_DEBUG === "1") process.stderr.write(`[agent:plugins] agent-host resolution hook registered for ${file}\n`);
   })();
   return selfResolution;
 }
 
-/** Import a module file (a plugin's) with its `agent-host` imports resolved to the running host; TypeScript through jiti. */
+/**
+ * Import a module file (a plugin's) with its `agent-host` imports resolved to the running host; TypeScript
+ * through jiti. The loader hook is registered only if the file's import graph may reach agent-host: on
+ * Node 20 it puts every later import through a loader thread (~0.3 s of CPU for `agent -p`).
+ */
 export async function importResolvingSelf(file: string): Promise<unknown> {
   if (TS_EXT.test(file)) {
     const { createJiti } = await import("jiti");
     const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false, interopDefault: false, alias: selfAliases() });
     return jiti.import(file);
   }
-  await ensureSelfResolution();
+  const self = selfEntry();
+  if (!selfResolution && self) {
+    // Loaded lazily: the lexer compiles its WebAssembly when imported.
+    const { mayImportAgentHost } = await import("./agent-host-imports.js");
+    if (await mayImportAgentHost(file, path.dirname(fileURLToPath(self)))) await ensureSelfResolution(file);
+  }
+  await selfResolution;
   return import(pathToFileURL(file).href);
 }
