@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import { cleanEnv, runCli, type CliResult } from "../helpers/cli.js";
 import { DIST_BIN, DIST_CLI, DIST_INDEX_URL, REPO_ROOT, assertBuilt } from "../helpers/paths.js";
 import { cleanupTemp, tempProject, type TempProject } from "../helpers/project.js";
+import { loadLoggerOption } from "../helpers/load-logger.js";
 
 afterAll(cleanupTemp);
 beforeAll(assertBuilt);
@@ -102,16 +103,7 @@ describe.concurrent("version and help", () => {
 describe.concurrent("heavy modules load lazily", () => {
   /** Run the CLI with a module-load logger; returns the package names / dist files it loaded. */
   async function loaded(p: TempProject, args: string[], entry?: string): Promise<string[]> {
-    const logger = p.write(
-      "load-logger.mjs",
-      `import { register } from "node:module";
-register("data:text/javascript," + encodeURIComponent(\`export async function load(url, context, next) {
-  if (url.startsWith("file:")) process._rawDebug("LOADED " + url);
-  return next(url, context);
-}\`));
-`,
-    );
-    const r = await runCli(args, { cwd: p.dir, configHome: p.configHome, entry, env: { NODE_OPTIONS: `--import ${logger}` } });
+    const r = await runCli(args, { cwd: p.dir, configHome: p.configHome, entry, env: { NODE_OPTIONS: loadLoggerOption(p) } });
     expect(r.code, r.stderr).toBe(0);
     return [...r.stderr.matchAll(/^LOADED (\S+)$/gm)].map((m) => {
       const url = m[1];

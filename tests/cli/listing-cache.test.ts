@@ -14,6 +14,7 @@ import { CONFIG_NAMES, userConfigDirOf } from "../../cli/listing-cache/key.js";
 import { runCli, type CliResult } from "../helpers/cli.js";
 import { DIST_BIN, DIST_INDEX_URL, assertBuilt } from "../helpers/paths.js";
 import { cleanupTemp, tempDir, tempProject, type TempProject } from "../helpers/project.js";
+import { loadLoggerOption } from "../helpers/load-logger.js";
 
 afterAll(cleanupTemp);
 beforeAll(assertBuilt);
@@ -94,16 +95,7 @@ describe.concurrent("agent tools from the listing cache", () => {
 
   test("a hit loads nothing but the bin: no dist/cli.js, no kernel, no plugin", async () => {
     const p = tempProject();
-    const logger = p.write(
-      "load-logger.mjs",
-      `import { register } from "node:module";
-register("data:text/javascript," + encodeURIComponent(\`export async function load(url, context, next) {
-  if (url.startsWith("file:")) process._rawDebug("LOADED " + url);
-  return next(url, context);
-}\`));
-`,
-    );
-    const agent = lister(p, { NODE_OPTIONS: `--import ${logger}`, AGENT_DEBUG: undefined });
+    const agent = lister(p, { NODE_OPTIONS: loadLoggerOption(p), AGENT_DEBUG: undefined });
     const loaded = (r: CliResult) => [...r.stderr.matchAll(/^LOADED \S+\/(\S+)$/gm)].map((m) => m[1]);
     const first = await agent();
     expect(loaded(first)).toContain("cli.js");
