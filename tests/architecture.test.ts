@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, test } from "vitest";
 import { REPO_ROOT } from "./helpers/paths.js";
 import { checkFunctionBudget } from "./helpers/function-lengths.js";
+import { codeLines } from "./helpers/code-lines.js";
 import { cleanupTemp, tempDir, writeFile } from "./helpers/project.js";
 
 afterAll(cleanupTemp);
@@ -86,7 +87,9 @@ const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
 };
 
 /**
- * The kernel's size, a ratchet: core/ may shrink, never grow. Issue 21 aims at 6,000 lines; sessions and
+ * The kernel's size, a ratchet: core/ may shrink, never grow. Issue 21 aims at 6,000 lines, counted as lines of
+ * code (cloc's count: not blank, not only a comment; tests/helpers/code-lines.ts), so that documenting the
+ * contract for plugin authors never costs budget and moving code is the only way down. Sessions and
  * compaction left (plugins/sessions/, plugins/compaction/), the OS sandbox left for sandbox/, the test host for
  * testing/, the model tables for the providers, the audit log's JSONL file for kit/audit-file.ts (the kernel keeps
  * the AuditSink interface, when records are stored and the refusal policy), Claude Code's settings for
@@ -100,15 +103,15 @@ const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
  * request's size and the compaction it is asked for, on the fitContext / modelError / compactAsked hooks).
  * Lower this number when code leaves.
  */
-const KERNEL_LINE_BUDGET = 9_350;
+const KERNEL_LINE_BUDGET = 6_504;
 const FOLDER_FILE_BUDGET = 15;
 const CONTRACT_NAME_BUDGET = 120;
 
 describe("the kernel's shape", () => {
   const core = sources(path.join(REPO_ROOT, "core")).filter((f) => f.endsWith(".ts"));
 
-  test(`core/ is at most ${KERNEL_LINE_BUDGET} lines, in folders of at most ${FOLDER_FILE_BUDGET} files`, () => {
-    const lines = core.reduce((n, f) => n + readFileSync(f, "utf8").split("\n").length, 0);
+  test(`core/ is at most ${KERNEL_LINE_BUDGET} lines of code, in folders of at most ${FOLDER_FILE_BUDGET} files`, () => {
+    const lines = core.reduce((n, f) => n + codeLines(readFileSync(f, "utf8")), 0);
     expect(lines).toBeGreaterThan(1000);
     expect(lines).toBeLessThanOrEqual(KERNEL_LINE_BUDGET);
     const perFolder = new Map<string, number>();
