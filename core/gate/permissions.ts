@@ -13,7 +13,8 @@ import { projectPath } from "../../kit/rules/path-pattern.js";
 import type { ToolEntry } from "../registry/registry.js";
 import type { PermissionMode, Risk, SessionGrant, Workspace } from "../types.js";
 import { judgedPaths, pathSubjects, recordJudged } from "./judged-paths.js";
-import { judgeWrites, protectedPlaces, type ProtectedWrite } from "./protected-paths.js";
+import { judgeWrites, type ProtectedWrite } from "../../kit/fs/protected-paths.js";
+import { protectedPlaces } from "./protected-paths.js";
 import { byText, SubjectFailure, type Provenance, type Subjects, type Verdict } from "./verdict.js";
 
 export type Decision = "allow" | "ask" | "deny";

@@ -15,7 +15,7 @@ import { PermissionState, PromptState, type Answer } from "./permit-states.js";
 import { parseRule, type PermissionRules, type SubjectKind } from "../../kit/rules/parse.js";
 import { NO_GUARD, Verdicts, type Guard, type Guarded } from "./permissions.js";
 import { byText, SubjectFailure, type Subjects, type Verdict } from "./verdict.js";
-import type { ProtectedWrite } from "./protected-paths.js";
+import type { ProtectedWrite } from "../../kit/fs/protected-paths.js";
 import { isUncertain, opaqueReason, plainSubjects } from "../../kit/shell/subject-marks.js";
 import { validateInput, type ToolEntry } from "../registry/registry.js";
 import type { CallAgentInfo, PermissionAsker, SessionGrant, Workspace } from "../types.js";
