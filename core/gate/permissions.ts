@@ -9,35 +9,17 @@ import { errorMessage } from "../../kit/errors.js";
 import { freezeCopy } from "../../kit/freeze.js";
 import { allowCoverage, metRule, namesExactly, ruleMatches } from "../../kit/rules/match.js";
 import type { ParsedRule, PermissionRules, RuleTarget, SubjectKind } from "../../kit/rules/parse.js";
-import { projectPath } from "../../kit/rules/path-pattern.js";
+import { pathSubjects, projectPath } from "../../kit/rules/path-pattern.js";
 import type { ToolEntry } from "../registry/registry.js";
 import type { PermissionMode, Risk, SessionGrant, Workspace } from "../types.js";
-import { judgedPaths, pathSubjects, recordJudged } from "./judged-paths.js";
+import { judgedPaths, recordJudged } from "./judged-paths.js";
 import { judgeWrites, type ProtectedWrite } from "../../kit/fs/protected-paths.js";
 import { protectedPlaces } from "./protected-paths.js";
-import { byText, SubjectFailure, type Provenance, type Subjects, type Verdict } from "./verdict.js";
+import { SubjectFailure, type Provenance, type Subjects, type Verdict } from "./verdict.js";
 
 export type Decision = "allow" | "ask" | "deny";
 
-export interface PermissionVerdict {
-  decision: Decision;
-  /** The rule that decided, or `mode:<mode>`. */
-  by: string;
-}
-
-export function decide(
-  rules: PermissionRules,
-  mode: PermissionMode,
-  toolName: RuleTarget,
-  risk: Risk,
-  subjects: string[] | undefined,
-  kind: SubjectKind = "text",
-): PermissionVerdict {
-  const v = judge(rules, mode, toolName, risk, subjects, kind);
-  return { decision: v.decision, by: byText(v.why) };
-}
-
-/** What `decide` says, with why as data (`Verdict`): deny rules, then plan mode, ask rules, allow rules, the mode. */
+/** The rules' and the mode's verdict, with why as data: deny rules, then plan mode, ask rules, allow rules, the mode. */
 export function judge(rules: PermissionRules, mode: PermissionMode, toolName: RuleTarget, risk: Risk, subjects: string[] | undefined, kind: SubjectKind = "text"): Verdict {
   const deny = matching(rules.deny, toolName, subjects, kind);
   if (deny) return { decision: "deny", why: deny };
