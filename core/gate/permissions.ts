@@ -7,6 +7,7 @@
  */
 import { errorMessage } from "../../kit/errors.js";
 import { freezeCopy } from "../../kit/freeze.js";
+import { isThenable } from "../../kit/thenable.js";
 import { allowCoverage, metRule, namesExactly, ruleMatches } from "../../kit/rules/match.js";
 import type { ParsedRule, PermissionRules, RuleTarget, SubjectKind } from "../../kit/rules/parse.js";
 import { pathSubjects, projectPath } from "../../kit/rules/path-pattern.js";
@@ -244,10 +245,6 @@ export class Verdicts {
     this.cached.set(tool, { rules, mode: this.mode, risk: tool.risk, grants, verdict });
     return verdict;
   }
-}
-
-function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
-  return typeof (v as { then?: unknown } | null)?.then === "function";
 }
 
 /** The risk a call is judged at: `read` where the tool says these subjects only read (see `ToolDefinition.readOnly`). */

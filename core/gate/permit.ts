@@ -16,7 +16,8 @@ import { parseRule, type PermissionRules, type SubjectKind } from "../../kit/rul
 import { NO_GUARD, Verdicts, type Guard, type Guarded } from "./permissions.js";
 import { byText, SubjectFailure, type Subjects, type Verdict } from "./verdict.js";
 import type { ProtectedWrite } from "../../kit/fs/protected-paths.js";
-import { isUncertain, opaqueReason, plainSubjects } from "../../kit/shell/subject-marks.js";
+import { isUncertain, plainSubjects, soleSubject } from "../../kit/shell/subject-marks.js";
+import { unjudgeableReason } from "../../kit/rules/match.js";
 import { validateInput, type ToolEntry } from "../registry/registry.js";
 import type { CallAgentInfo, PermissionAsker, SessionGrant, Workspace } from "../types.js";
 
@@ -233,7 +234,7 @@ export class Permissions {
     // One subject is shown as `tool(subject)`; several (a pipeline, a list) are shown as the input as written, with its parts.
     const parts = subjects && plainSubjects(subjects);
     const uncertain = subjects !== undefined && isUncertain(subjects);
-    const subject = !uncertain && parts?.length === 1 ? parts[0] : undefined;
+    const subject = soleSubject(subjects);
     this.deps.emit({ type: "permission_request", callId, name: tool.name, subject, suggestedRule });
     let answer: Awaited<ReturnType<PermissionAsker>>;
     try {
@@ -294,20 +295,10 @@ function isAllow(answer: unknown): answer is "allow_once" | "allow_session" | "a
   return answer === "allow_once" || answer === "allow_session" || answer === "allow_project";
 }
 
-/** Why a call that cannot be judged was denied, and how to write it so it can be. */
-function unjudgeableReason(rule: string, subjects: string[] | undefined): string {
-  const why = (subjects && opaqueReason(subjects)) ?? "what it runs is only known when it runs";
-  return (
-    `what it runs cannot be judged from its text (${why}), and the deny rule "${rule}" may match what it runs. ` +
-    "Write the command so it can be judged: a literal command word (no variables, substitutions, globs or braces in it), " +
-    "and literal text for any nested shell (`bash -c '…'`, `eval`), no pipe into a shell"
-  );
-}
-
 /** `tool(subject)` for a call with one certain subject, else the tool's name. */
 function describeCall(name: string, subjects: string[] | undefined): string {
-  const certain = subjects && plainSubjects(subjects);
-  return certain?.length === 1 && !isUncertain(subjects!) ? `${name}(${certain[0]})` : name;
+  const sole = soleSubject(subjects);
+  return sole === undefined ? name : `${name}(${sole})`;
 }
 
 export function sameSubjects(a: Subjects, b: Subjects): boolean {

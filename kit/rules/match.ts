@@ -87,3 +87,13 @@ function unescapeLiteral(text: string): string | undefined {
   }
   return out;
 }
+
+/** Why a call that cannot be judged was denied by the deny rule `rule`, and how to write it so it can be. */
+export function unjudgeableReason(rule: string, subjects: string[] | undefined): string {
+  const why = (subjects && opaqueReason(subjects)) ?? "what it runs is only known when it runs";
+  return (
+    `what it runs cannot be judged from its text (${why}), and the deny rule "${rule}" may match what it runs. ` +
+    "Write the command so it can be judged: a literal command word (no variables, substitutions, globs or braces in it), " +
+    "and literal text for any nested shell (`bash -c '…'`, `eval`), no pipe into a shell"
+  );
+}
