@@ -154,12 +154,11 @@ export class Permissions {
   /** Rules and mode, then the plugins' votes: deny (rule, plan mode, vote) > ask (vote, rule, mode) > allow. */
   private settle(tool: ToolEntry, input: unknown, callId: string, subjects: Subjects, hits: Guarded, votes?: ReturnType<PermissionState["votes"]>, signal?: AbortSignal): Permit | Promise<Permit> {
     // Without a subject no pattern rule can match, so a deny rule would not apply: fail closed.
-    const failed = subjects instanceof SubjectFailure ? subjects : hits instanceof SubjectFailure ? hits : undefined;
+    const { failed, verdict: v, guard } = this.verdicts.decideOn(tool, subjects, hits);
     if (failed) {
       return { decision: "deny", by: "permissionSubject", message: `Permission denied: ${tool.name} was not run because its permission check failed (${failed.message}).` };
     }
     const list = subjects as string[] | undefined;
-    const { verdict: v, guard } = this.verdicts.guarded(tool, tool.definition.permissionSubject ? this.verdicts.verdict(tool, list) : this.verdicts.cachedVerdict(tool), list, hits as ProtectedWrite[]);
     const what = describeCall(tool.name, list);
     if (v.decision === "deny") return { decision: "deny", by: byText(v.why), message: `Permission denied: ${what} was not run because ${this.denialReason(tool, v, hits as ProtectedWrite[], list)}.` };
     if (votes?.deny) return { decision: "deny", by: `plugin:${votes.deny.plugin}`, message: `Denied by a plugin: ${votes.deny.reason ?? `${what} was not allowed.`}` };
