@@ -52,6 +52,18 @@ export interface AuditFileBatch {
   times: readonly string[];
 }
 
+let lastMs = -1;
+let lastIso = "";
+/** A record's time: `new Date().toISOString()`, formatted once per millisecond (a batch's `times`). */
+export function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
 export interface AuditFileOptions {
   /** Rotate the file when a host opens it at this size or more (default 20 MiB). */
   maxBytes?: number;

@@ -26,7 +26,7 @@ export interface SandboxMounts {
   readonly hidden: readonly HiddenPath[];
 }
 
-/** In every writable folder: what decides what the agent (or git, or Claude Code) does next (core/gate/protected-paths.ts). */
+/** In every writable folder: what decides what the agent (or git, or Claude Code) does next (kit/fs/protected-paths.ts). */
 const PROTECTED_ENTRIES = [".agent", ".claude", ".git/config", ".git/hooks", ".mcp.json"];
 
 function real(p: string): string | undefined {

@@ -10,7 +10,7 @@
  * a start with no outcome. While the sink cannot write, calls are refused (`refusal`) unless
  * `audit.onError` is "warn".
  */
-import { appendAuditFile, type AuditFileRecord } from "../../kit/audit-file.js";
+import { appendAuditFile, isoNow, type AuditFileRecord } from "../../kit/audit-file.js";
 import { errorMessage } from "../../kit/errors.js";
 import type { AuditKind } from "../types.js";
 
@@ -49,18 +49,6 @@ export interface AuditSink {
 /** Logs with records waiting for their microtask; written on exit too (a `process.exit()` in between). */
 const unwritten = new Set<AuditLog>();
 let exitHook = false;
-
-let lastMs = -1;
-let lastIso = "";
-/** `new Date().toISOString()`, formatted once per millisecond. */
-function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
-  return lastIso;
-}
 
 export interface AuditOptions {
   /** A log that cannot be written refuses calls (`refusal`); false: they run unrecorded, with one warning. */

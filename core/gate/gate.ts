@@ -9,13 +9,14 @@ import { randomBytes } from "node:crypto";
 import type { AuditLog, AuditRecord } from "./audit.js";
 import { errorMessage } from "../../kit/errors.js";
 import { plainCopy } from "../../kit/freeze.js";
+import { isThenable } from "../../kit/thenable.js";
 import type { RawHooks } from "../hooks/hooks.js";
-import { capOutput } from "../../kit/text/output.js";
+import { capOutput, type Capped } from "../../kit/text/output.js";
 import type { PermissionRules } from "../../kit/rules/parse.js";
 import { Permissions, sameSubjects, type Permit } from "./permit.js";
 import { CallState, CONTEXT_ACCESSORS, expireCall, RUN, RunningCall } from "./running-call.js";
 import { validateInput, validatorOf, type ToolEntry } from "../registry/registry.js";
-import { closestNames } from "../../kit/text/suggest.js";
+import { nearestToolNames } from "../../kit/text/suggest.js";
 import type { AgentEvent, AgentEventType } from "../hooks/events.js";
 import type { ToolUnavailable } from "../registry/tool-sources.js";
 import { modeDefault } from "./permissions.js";
@@ -187,7 +188,7 @@ export class Gate {
     const { name } = rec;
     const unavailable = this.deps.sources?.unavailable(name);
     if (unavailable) return this.fail(rec, callId, "error", unavailable.reason, unavailable.kind === "auth" ? "E_TOOL_NEEDS_AUTH" : "E_TOOL_UNAVAILABLE");
-    const near = nearestNames(name, [...this.deps.tools.keys()]);
+    const near = nearestToolNames(name, [...this.deps.tools.keys()]);
     return this.fail(rec, callId, "error", `Unknown tool "${name}".${near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : ""}`, "E_TOOL_NOT_FOUND");
   }
 
@@ -346,17 +347,7 @@ export class Gate {
       return this.fail(rec, callId, "error", `Tool ${name} returned an invalid result (${raw === null ? "null" : typeof raw}); expected a string or { output: string }.`, "E_TOOL_FAILED");
     }
     const capped = capOutput(text, tool.maxOutputBytes ?? deps.defaults.maxOutputBytes);
-    let result: ToolResult = {
-      ok: !isError,
-      outcome: isError ? "error" : "ok",
-      output: capped.text,
-      durationMs: performance.now() - rec.started,
-      callId,
-    };
-    if (isError) result.error = { code: "E_TOOL_FAILED", message: capped.text };
-    if (capped.truncated) result.truncated = true;
-    if (structured !== undefined) result.structured = structured;
-
+    const result = resultOf(callId, isError ? "error" : "ok", capped, "E_TOOL_FAILED", structured, false, performance.now() - rec.started);
     return this.after(rec, tool, args, state, result, capped.bytes);
   }
 
@@ -372,14 +363,11 @@ export class Gate {
     const callId = result.callId;
     const after = await deps.hooks.afterToolCall.promise(result, state);
     if (after !== result) {
-      const ok = after.outcome === "ok";
       const recapped = capOutput(after.output, tool.maxOutputBytes ?? deps.defaults.maxOutputBytes);
       outputBytes = Math.max(outputBytes, recapped.bytes);
       // Rebuilt as finish() always did: ok follows the outcome, an error carries the output.
-      result = { ok, outcome: after.outcome, output: recapped.text, durationMs: 0, callId };
-      if (!ok) result.error = { code: typeof after.error?.code === "string" ? after.error.code : "E_TOOL_FAILED", message: recapped.text };
-      if (after.truncated || recapped.truncated) result.truncated = true;
-      if (after.structured !== undefined) result.structured = after.structured;
+      const code = typeof after.error?.code === "string" ? after.error.code : "E_TOOL_FAILED";
+      result = resultOf(callId, after.outcome, recapped, code, after.structured, !!after.truncated, 0);
     }
     return this.finish(rec, result, outputBytes);
   }
@@ -466,6 +454,16 @@ function callRecord(rec: CallRecord, callId: string, kind: "start" | "call", out
   };
 }
 
+/** A result of a tool's (capped) output: ok follows the outcome, an error carries the output. */
+function resultOf(callId: string, outcome: CallOutcome, capped: Capped, code: string, structured: unknown, truncated: boolean, durationMs: number): ToolResult {
+  const ok = outcome === "ok";
+  const result: ToolResult = { ok, outcome, output: capped.text, durationMs, callId };
+  if (!ok) result.error = { code, message: capped.text };
+  if (truncated || capped.truncated) result.truncated = true;
+  if (structured !== undefined) result.structured = structured;
+  return result;
+}
+
 function agentInfo(agent: CallAgent): CallAgentInfo {
   return Object.freeze(agent.parentCallId ? { name: agent.name, parentCallId: agent.parentCallId } : { name: agent.name });
 }
@@ -483,10 +481,6 @@ function narrowerModeDenies(agentMode: PermissionMode, sessionMode: PermissionMo
   return by.startsWith("mode:") && modeDefault(agentMode, risk) !== "allow";
 }
 
-function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
-  return typeof (v as { then?: unknown } | null)?.then === "function";
-}
-
 /** A path outside the workspace is refused by the workspace, not a failure of the tool: "denied". */
 function thrownOutcome(err: unknown): CallOutcome {
   return errorCode(err) === "E_PATH_OUTSIDE_WORKSPACE" ? "denied" : "error";
@@ -495,11 +489,4 @@ function thrownOutcome(err: unknown): CallOutcome {
 function errorCode(err: unknown): string {
   const code = (err as { code?: unknown })?.code;
   return typeof code === "string" && code.startsWith("E_") ? code : "E_TOOL_FAILED";
-}
-
-/** Up to two registered names close to a mistyped one; a name that ends with it after a `_` counts too (a namespaced tool called by its short name). */
-function nearestNames(name: string, names: string[]): string[] {
-  const near = closestNames(name, names);
-  const byShortName = names.find((n) => n.endsWith(`_${name}`) && !near.includes(n));
-  return byShortName ? [...near, byShortName].slice(0, 2) : near;
 }

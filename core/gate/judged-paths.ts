@@ -5,8 +5,6 @@
  * permission decision and the open cannot take the call where the rules did not look.
  */
 import path from "node:path";
-import { projectPath } from "../../kit/rules/path-pattern.js";
-import { realPath } from "../host/workspace.js";
 
 export interface JudgedPaths {
   /** The subjects as rules saw them (relative to the project root, or absolute outside it). */
@@ -34,26 +32,4 @@ export function recordJudged(input: unknown, root: string, subjects: readonly st
   const record: JudgedPaths = Object.freeze({ subjects: Object.freeze([...subjects]), includes: (abs: string) => paths.has(abs), excludes });
   judged.set(input, record);
   return record;
-}
-
-/**
- * A path tool's subjects: each path as spelt (normalised) and, when it differs, where it leads (every
- * symlink followed). A deny or ask rule needs one to match, an allow rule must cover all: a symlink can
- * make a call less allowed, never more. A path that cannot be resolved (a loop) keeps its spelling; the
- * tool refuses it when it runs.
- */
-export function pathSubjects(root: string, paths: string[]): string[] {
-  const out: string[] = [];
-  for (const p of paths) {
-    const spelt = projectPath(root, p);
-    if (!out.includes(spelt)) out.push(spelt);
-    let real: string | undefined;
-    try {
-      real = projectPath(root, realPath(path.resolve(root, p)));
-    } catch {
-      real = undefined;
-    }
-    if (real !== undefined && !out.includes(real)) out.push(real);
-  }
-  return out;
 }

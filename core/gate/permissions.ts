@@ -7,36 +7,20 @@
  */
 import { errorMessage } from "../../kit/errors.js";
 import { freezeCopy } from "../../kit/freeze.js";
-import { allowCoverage, metRule, namesExactly, ruleMatches } from "../../kit/rules/match.js";
+import { isThenable } from "../../kit/thenable.js";
+import { allowCoverage, metRule, namesExactly, unmetPathRules } from "../../kit/rules/match.js";
 import type { ParsedRule, PermissionRules, RuleTarget, SubjectKind } from "../../kit/rules/parse.js";
-import { projectPath } from "../../kit/rules/path-pattern.js";
+import { pathSubjects, projectPath } from "../../kit/rules/path-pattern.js";
 import type { ToolEntry } from "../registry/registry.js";
 import type { PermissionMode, Risk, SessionGrant, Workspace } from "../types.js";
-import { judgedPaths, pathSubjects, recordJudged } from "./judged-paths.js";
-import { judgeWrites, protectedPlaces, type ProtectedWrite } from "./protected-paths.js";
-import { byText, SubjectFailure, type Provenance, type Subjects, type Verdict } from "./verdict.js";
+import { judgedPaths, recordJudged } from "./judged-paths.js";
+import { judgeWrites, type ProtectedWrite } from "../../kit/fs/protected-paths.js";
+import { protectedPlaces } from "./protected-paths.js";
+import { SubjectFailure, type Provenance, type Subjects, type Verdict } from "./verdict.js";
 
 export type Decision = "allow" | "ask" | "deny";
 
-export interface PermissionVerdict {
-  decision: Decision;
-  /** The rule that decided, or `mode:<mode>`. */
-  by: string;
-}
-
-export function decide(
-  rules: PermissionRules,
-  mode: PermissionMode,
-  toolName: RuleTarget,
-  risk: Risk,
-  subjects: string[] | undefined,
-  kind: SubjectKind = "text",
-): PermissionVerdict {
-  const v = judge(rules, mode, toolName, risk, subjects, kind);
-  return { decision: v.decision, by: byText(v.why) };
-}
-
-/** What `decide` says, with why as data (`Verdict`): deny rules, then plan mode, ask rules, allow rules, the mode. */
+/** The rules' and the mode's verdict, with why as data: deny rules, then plan mode, ask rules, allow rules, the mode. */
 export function judge(rules: PermissionRules, mode: PermissionMode, toolName: RuleTarget, risk: Risk, subjects: string[] | undefined, kind: SubjectKind = "text"): Verdict {
   const deny = matching(rules.deny, toolName, subjects, kind);
   if (deny) return { decision: "deny", why: deny };
@@ -154,7 +138,7 @@ export class Verdicts {
       const list = Array.isArray(s) ? s.map(String) : [String(s)];
       if (!asPath) return list;
       const subjects = pathSubjects(root, list);
-      recordJudged(input, root, subjects, this.unmetPathRules(tool, subjects));
+      recordJudged(input, root, subjects, unmetPathRules(this.deps.rules, tool.view, subjects, root));
       return subjects;
     };
     try {
@@ -164,19 +148,6 @@ export class Verdicts {
     } catch (err) {
       return new SubjectFailure(errorMessage(err));
     }
-  }
-
-  /**
-   * For a walk (list_files, grep): whether a deny or ask rule with a pattern that the call's own subjects
-   * did not meet names a path under it. Those paths were never judged, so the walk leaves them out.
-   */
-  private unmetPathRules(tool: ToolEntry, subjects: string[]): (abs: string) => boolean {
-    const root = this.deps.workspace.root;
-    let unmet: ParsedRule[] | undefined;
-    return (abs) => {
-      unmet ??= [...this.deps.rules.deny, ...this.deps.rules.ask].filter((r) => r.pattern && !ruleMatches(r, tool.view, subjects, false, "path"));
-      return unmet.length > 0 && unmet.some((r) => ruleMatches(r, tool.view, [projectPath(root, abs)], false, "path"));
-    };
   }
 
   /**
@@ -211,7 +182,7 @@ export class Verdicts {
    * what the agent may do asks (in every mode, never answerable by a plugin's allow) unless an allow rule
    * names exactly its subject. Deny rules, ask rules and plan mode keep their verdict.
    */
-  guarded(tool: ToolEntry, base: Verdict, subjects: string[] | undefined, hits: ProtectedWrite[]): { verdict: Verdict; guard: Guard } {
+  private guarded(tool: ToolEntry, base: Verdict, subjects: string[] | undefined, hits: ProtectedWrite[]): { verdict: Verdict; guard: Guard } {
     const kind: SubjectKind = tool.definition.subjectKind === "path" ? "path" : "text";
     const open = hits.filter((h) => h.level === "ask" && !this.exactlyAllowed(tool, h.subject, kind));
     const guard = { open, baseAllows: base.decision === "allow" };
@@ -232,11 +203,16 @@ export class Verdicts {
   /** Subjects, protected writes and the verdict on both, for an input a handler sees or rewrote. */
   async evaluate(tool: ToolEntry, input: unknown): Promise<{ subjects: Subjects; verdict: Verdict; guard: Guard }> {
     const subjects = await this.subjects(tool, input);
-    const hits = await this.protectedWrites(tool, input, subjects);
+    const { failed, verdict, guard } = this.decideOn(tool, subjects, await this.protectedWrites(tool, input, subjects));
+    return { subjects: failed ?? subjects, verdict, guard };
+  }
+
+  /** The verdict on a call's subjects and protected writes; `failed` (a deny) when the tool could not tell either. */
+  decideOn(tool: ToolEntry, subjects: Subjects, hits: Guarded): { failed?: SubjectFailure; verdict: Verdict; guard: Guard } {
     const failed = subjects instanceof SubjectFailure ? subjects : hits instanceof SubjectFailure ? hits : undefined;
-    if (failed) return { subjects: failed, verdict: { decision: "deny", why: { kind: "subject-failed" } }, guard: NO_GUARD };
-    const base = tool.definition.permissionSubject ? this.verdict(tool, subjects as string[] | undefined) : this.cachedVerdict(tool);
-    return { subjects, ...this.guarded(tool, base, subjects as string[] | undefined, hits as ProtectedWrite[]) };
+    if (failed) return { failed, verdict: { decision: "deny", why: { kind: "subject-failed" } }, guard: NO_GUARD };
+    const list = subjects as string[] | undefined;
+    return this.guarded(tool, tool.definition.permissionSubject ? this.verdict(tool, list) : this.cachedVerdict(tool), list, hits as ProtectedWrite[]);
   }
 
   verdict(tool: ToolEntry, subjects: string[] | undefined): Verdict {
@@ -252,7 +228,7 @@ export class Verdicts {
   }
 
   /** The verdict for a call; for a tool without a permission subject, the one computed for the same rules, mode and grants. */
-  cachedVerdict(tool: ToolEntry): Verdict {
+  private cachedVerdict(tool: ToolEntry): Verdict {
     const { rules } = this.deps;
     const grants = this.grantsVersion;
     const c = this.cached.get(tool);
@@ -261,10 +237,6 @@ export class Verdicts {
     this.cached.set(tool, { rules, mode: this.mode, risk: tool.risk, grants, verdict });
     return verdict;
   }
-}
-
-function isThenable<T>(v: T | PromiseLike<T>): v is PromiseLike<T> {
-  return typeof (v as { then?: unknown } | null)?.then === "function";
 }
 
 /** The risk a call is judged at: `read` where the tool says these subjects only read (see `ToolDefinition.readOnly`). */

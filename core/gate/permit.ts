@@ -15,8 +15,9 @@ import { PermissionState, PromptState, type Answer } from "./permit-states.js";
 import { parseRule, type PermissionRules, type SubjectKind } from "../../kit/rules/parse.js";
 import { NO_GUARD, Verdicts, type Guard, type Guarded } from "./permissions.js";
 import { byText, SubjectFailure, type Subjects, type Verdict } from "./verdict.js";
-import type { ProtectedWrite } from "./protected-paths.js";
-import { isUncertain, opaqueReason, plainSubjects } from "../../kit/shell/subject-marks.js";
+import type { ProtectedWrite } from "../../kit/fs/protected-paths.js";
+import { isUncertain, plainSubjects, soleSubject } from "../../kit/shell/subject-marks.js";
+import { unjudgeableReason } from "../../kit/rules/match.js";
 import { validateInput, type ToolEntry } from "../registry/registry.js";
 import type { CallAgentInfo, PermissionAsker, SessionGrant, Workspace } from "../types.js";
 
@@ -153,12 +154,11 @@ export class Permissions {
   /** Rules and mode, then the plugins' votes: deny (rule, plan mode, vote) > ask (vote, rule, mode) > allow. */
   private settle(tool: ToolEntry, input: unknown, callId: string, subjects: Subjects, hits: Guarded, votes?: ReturnType<PermissionState["votes"]>, signal?: AbortSignal): Permit | Promise<Permit> {
     // Without a subject no pattern rule can match, so a deny rule would not apply: fail closed.
-    const failed = subjects instanceof SubjectFailure ? subjects : hits instanceof SubjectFailure ? hits : undefined;
+    const { failed, verdict: v, guard } = this.verdicts.decideOn(tool, subjects, hits);
     if (failed) {
       return { decision: "deny", by: "permissionSubject", message: `Permission denied: ${tool.name} was not run because its permission check failed (${failed.message}).` };
     }
     const list = subjects as string[] | undefined;
-    const { verdict: v, guard } = this.verdicts.guarded(tool, tool.definition.permissionSubject ? this.verdicts.verdict(tool, list) : this.verdicts.cachedVerdict(tool), list, hits as ProtectedWrite[]);
     const what = describeCall(tool.name, list);
     if (v.decision === "deny") return { decision: "deny", by: byText(v.why), message: `Permission denied: ${what} was not run because ${this.denialReason(tool, v, hits as ProtectedWrite[], list)}.` };
     if (votes?.deny) return { decision: "deny", by: `plugin:${votes.deny.plugin}`, message: `Denied by a plugin: ${votes.deny.reason ?? `${what} was not allowed.`}` };
@@ -233,7 +233,7 @@ export class Permissions {
     // One subject is shown as `tool(subject)`; several (a pipeline, a list) are shown as the input as written, with its parts.
     const parts = subjects && plainSubjects(subjects);
     const uncertain = subjects !== undefined && isUncertain(subjects);
-    const subject = !uncertain && parts?.length === 1 ? parts[0] : undefined;
+    const subject = soleSubject(subjects);
     this.deps.emit({ type: "permission_request", callId, name: tool.name, subject, suggestedRule });
     let answer: Awaited<ReturnType<PermissionAsker>>;
     try {
@@ -294,20 +294,10 @@ function isAllow(answer: unknown): answer is "allow_once" | "allow_session" | "a
   return answer === "allow_once" || answer === "allow_session" || answer === "allow_project";
 }
 
-/** Why a call that cannot be judged was denied, and how to write it so it can be. */
-function unjudgeableReason(rule: string, subjects: string[] | undefined): string {
-  const why = (subjects && opaqueReason(subjects)) ?? "what it runs is only known when it runs";
-  return (
-    `what it runs cannot be judged from its text (${why}), and the deny rule "${rule}" may match what it runs. ` +
-    "Write the command so it can be judged: a literal command word (no variables, substitutions, globs or braces in it), " +
-    "and literal text for any nested shell (`bash -c '…'`, `eval`), no pipe into a shell"
-  );
-}
-
 /** `tool(subject)` for a call with one certain subject, else the tool's name. */
 function describeCall(name: string, subjects: string[] | undefined): string {
-  const certain = subjects && plainSubjects(subjects);
-  return certain?.length === 1 && !isUncertain(subjects!) ? `${name}(${certain[0]})` : name;
+  const sole = soleSubject(subjects);
+  return sole === undefined ? name : `${name}(${sole})`;
 }
 
 export function sameSubjects(a: Subjects, b: Subjects): boolean {

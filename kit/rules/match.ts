@@ -3,7 +3,8 @@
  * Which list wins and what the mode says when none matches is the kernel's decision, not this file's.
  */
 import { allowSubjects, denySubjects, isUncertain, opaqueReason } from "../shell/subject-marks.js";
-import { namesTool, type ParsedRule, type RuleTarget, type SubjectKind } from "./parse.js";
+import { namesTool, type ParsedRule, type PermissionRules, type RuleTarget, type SubjectKind } from "./parse.js";
+import { projectPath } from "./path-pattern.js";
 
 /**
  * A rule matches a call when its tool part matches the name and, if it has a pattern, the pattern
@@ -35,6 +36,19 @@ export function metRule(list: ParsedRule[], target: RuleTarget, subjects: string
   if (!subjects || opaqueReason(subjects) === undefined) return undefined;
   const rule = list.find((r) => namesTool(r, target));
   return rule && { rule, uncertain: true };
+}
+
+/**
+ * For a walk (list_files, grep): whether a deny or ask rule with a pattern that the call's own subjects
+ * did not meet names `abs` (a path under `root`, or outside it). Those paths were never judged, so the
+ * walk leaves them out. The rules are read at the first question.
+ */
+export function unmetPathRules(rules: PermissionRules, target: RuleTarget, subjects: string[], root: string): (abs: string) => boolean {
+  let unmet: ParsedRule[] | undefined;
+  return (abs) => {
+    unmet ??= [...rules.deny, ...rules.ask].filter((r) => r.pattern && !ruleMatches(r, target, subjects, false, "path"));
+    return unmet.length > 0 && unmet.some((r) => ruleMatches(r, target, [projectPath(root, abs)], false, "path"));
+  };
 }
 
 /**
@@ -86,4 +100,14 @@ function unescapeLiteral(text: string): string | undefined {
     else out += c;
   }
   return out;
+}
+
+/** Why a call that cannot be judged was denied by the deny rule `rule`, and how to write it so it can be. */
+export function unjudgeableReason(rule: string, subjects: string[] | undefined): string {
+  const why = (subjects && opaqueReason(subjects)) ?? "what it runs is only known when it runs";
+  return (
+    `what it runs cannot be judged from its text (${why}), and the deny rule "${rule}" may match what it runs. ` +
+    "Write the command so it can be judged: a literal command word (no variables, substitutions, globs or braces in it), " +
+    "and literal text for any nested shell (`bash -c '…'`, `eval`), no pipe into a shell"
+  );
 }

@@ -1,5 +1,9 @@
-/** Paths as permission rules see them: the subject's spelling, and a pattern's gitignore semantics. */
+/**
+ * Paths as permission rules see them: the subject's spelling, a path tool's subjects (as spelt and where it
+ * leads), and a pattern's gitignore semantics.
+ */
 import path from "node:path";
+import { realPath } from "../fs/real-path.js";
 import { picomatch } from "../text/glob.js";
 
 /**
@@ -33,4 +37,26 @@ export function projectPath(root: string, p: string): string {
   if (rel === "") return ".";
   if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return abs;
   return rel.split(path.sep).join("/");
+}
+
+/**
+ * A path tool's subjects: each path as spelt (normalised) and, when it differs, where it leads (every
+ * symlink followed). A deny or ask rule needs one to match, an allow rule must cover all: a symlink can
+ * make a call less allowed, never more. A path that cannot be resolved (a loop) keeps its spelling; the
+ * tool refuses it when it runs.
+ */
+export function pathSubjects(root: string, paths: string[]): string[] {
+  const out: string[] = [];
+  for (const p of paths) {
+    const spelt = projectPath(root, p);
+    if (!out.includes(spelt)) out.push(spelt);
+    let real: string | undefined;
+    try {
+      real = projectPath(root, realPath(path.resolve(root, p)));
+    } catch {
+      real = undefined;
+    }
+    if (real !== undefined && !out.includes(real)) out.push(real);
+  }
+  return out;
 }

@@ -56,3 +56,10 @@ export function opaqueReason(subjects: readonly string[]): string | undefined {
   const mark = subjects.find((s) => s.startsWith(OPAQUE));
   return mark?.slice(OPAQUE.length);
 }
+
+/** The one subject a call is shown by (`tool(subject)`): its only plain one, when no part of it is uncertain. */
+export function soleSubject(subjects: readonly string[] | undefined): string | undefined {
+  if (!subjects || isUncertain(subjects)) return undefined;
+  const plain = plainSubjects(subjects);
+  return plain.length === 1 ? plain[0] : undefined;
+}

@@ -28,3 +28,10 @@ export function closestNames(name: string, candidates: Iterable<string>, options
     .slice(0, options.max ?? 2)
     .map((x) => x.n);
 }
+
+/** Up to two tool names close to a mistyped one; a name that ends with it after a `_` counts too (a namespaced tool called by its short name). */
+export function nearestToolNames(name: string, names: string[]): string[] {
+  const near = closestNames(name, names);
+  const byShortName = names.find((n) => n.endsWith(`_${name}`) && !near.includes(n));
+  return byShortName ? [...near, byShortName].slice(0, 2) : near;
+}

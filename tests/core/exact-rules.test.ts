@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { projectRules } from "../../kit/rules/exact-rules.js";
 import { PermissionRuleSchema } from "../../core/config/config-schema.js";
-import { decide } from "../../core/gate/permissions.js";
+import { decide } from "../helpers/decide.js";
 import { compileRules } from "../../kit/rules/parse.js";
 
 const allows = (rules: string[], tool: string, subjects: string[], kind: "path" | "text") =>

@@ -1,7 +1,7 @@
 /** Permission decisions: every mode × risk, rule precedence, globs, patterns, compound commands, asking. */
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { z, type PermissionRequest, type Risk, type ToolDefinition } from "../../core/index.js";
-import { decide } from "../../core/gate/permissions.js";
+import { decide } from "../helpers/decide.js";
 import { compileRules, parseRule } from "../../kit/rules/parse.js";
 import { suggestRule, suggestRules } from "../../kit/rules/exact-rules.js";
 import { shellCommands as shellSubjects } from "../../kit/shell/index.js";

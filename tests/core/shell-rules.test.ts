@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { decide } from "../../core/gate/permissions.js";
+import { decide } from "../helpers/decide.js";
 import { compileRules } from "../../kit/rules/parse.js";
 import { suggestRules } from "../../kit/rules/exact-rules.js";
 import { shellCommands, UNCERTAIN } from "../../kit/shell/index.js";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { ruleProblem } from "../../kit/text/rule-syntax.js";
-import { decide } from "../../core/gate/permissions.js";
+import { decide } from "../helpers/decide.js";
 import { compileRules } from "../../kit/rules/parse.js";
 import { pathMatcher } from "../../kit/rules/path-pattern.js";
 import { suggestRules } from "../../kit/rules/exact-rules.js";
