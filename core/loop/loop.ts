@@ -10,10 +10,10 @@
  * of failed model requests are model-turn.ts's.
  */
 import { appendAll } from "../../kit/array-bulk.js";
-import { AgentError } from "../../kit/errors.js";
+import { AgentError, debugChain } from "../../kit/errors.js";
+import { withNote } from "../../kit/provider/model-error.js";
 import type { StopReason } from "../hooks/events.js";
 import { modelErrorDecision, type PointRequest } from "../session/compaction-run.js";
-import { debugChain, withNote } from "./loop-util.js";
 import { Aborted, type TurnOutput } from "./model-turn.js";
 import { contextBlocks, type SessionLifecycle } from "../session/session-lifecycle.js";
 import type { RunControl } from "../session/session-parts.js";
