@@ -21,7 +21,7 @@ import type { HostProblem, Plugin, PluginAuditRecord, PluginContext } from "../p
 import { prepareHost as prepare, statusOf, type PreparedPlugin, type PreparedState } from "../plugins/prepare.js";
 import { ProcessScope } from "../../kit/processes.js";
 import { noCommandSandbox } from "./no-sandbox.js";
-import { configuredModelError } from "../session/model-aliases.js";
+import { configuredModelError } from "../../kit/provider/model-aliases.js";
 import { addSecret, forgetEnvSecrets } from "../../kit/text/redact.js";
 import { createRegistrars, type Registries } from "./host-registrars.js";
 import { createRegistries, KIND_NAMES, KINDS, kindCounts, kindListings, pluralOf, registerHookOf, type RegisterHookName } from "../registry/kinds.js";
