@@ -25,7 +25,7 @@ import { configuredModelError } from "../../kit/provider/model-aliases.js";
 import { addSecret, forgetEnvSecrets } from "../../kit/text/redact.js";
 import { createRegistrars, type Registries } from "./host-registrars.js";
 import { createRegistries, KIND_NAMES, KINDS, kindCounts, kindListings, pluralOf, registerHookOf, type RegisterHookName } from "../registry/kinds.js";
-import { sessionParts } from "../session/session-parts.js";
+import { sessionParts } from "../session/session.js";
 import { ToolSources } from "../registry/tool-sources.js";
 import { SessionLifecycle } from "../session/session-lifecycle.js";
 import { PERMISSION_MODES, type CommandSandbox, type Logger, type PermissionMode } from "../types.js";

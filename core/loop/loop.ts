@@ -16,7 +16,7 @@ import type { StopReason } from "../hooks/events.js";
 import { modelErrorDecision, type PointRequest } from "../session/compaction-run.js";
 import { Aborted, type TurnOutput } from "./model-turn.js";
 import { contextBlocks, type SessionLifecycle } from "../session/session-lifecycle.js";
-import type { RunControl } from "../session/session-parts.js";
+import type { RunControl } from "../session/session.js";
 import { ModelError, type ModelMessage, type ModelRequest, type ModelUsage } from "./model.js";
 import type { RawHooks } from "../hooks/hooks.js";
 import type { AgentSession, Host, RunOptions, RunResult } from "../host-types.js";
