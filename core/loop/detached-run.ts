@@ -13,7 +13,7 @@ import type { DetachedRunOptions, DetachedRunResult, PluginHost } from "../host-
 import type { TurnOutput } from "./model-turn.js";
 import type { ModelMessage, ModelToolCall } from "./model.js";
 import type { JsonSchema, ToolResult } from "../types.js";
-import { resolveRun, Turns, type ResolvedRun } from "./turns.js";
+import { DEFAULT_LOAD_WAIT_MS, resolveRun, Turns, type ResolvedRun } from "./turns.js";
 
 interface DetachedDeps {
   host: PluginHost;
@@ -23,7 +23,7 @@ interface DetachedDeps {
 export async function runDetached(deps: DetachedDeps, options: DetachedRunOptions): Promise<DetachedRunResult> {
   const { host } = deps;
   const resolved = resolveRun(host, options);
-  if (options.tools.some((name) => !host.tools.get(name))) await host.tools.load({ waitMs: host.config.tools?.loadWaitMs ?? 3000, skipReady: true });
+  if (options.tools.some((name) => !host.tools.get(name))) await host.tools.load({ waitMs: host.config.tools?.loadWaitMs ?? DEFAULT_LOAD_WAIT_MS, skipReady: true });
   return new DetachedRun(deps.hooks, host, options, resolved).execute();
 }
 

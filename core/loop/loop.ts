@@ -15,18 +15,16 @@ import { withNote } from "../../kit/provider/model-error.js";
 import type { StopReason } from "../hooks/events.js";
 import { modelErrorDecision, type PointRequest } from "../session/compaction-run.js";
 import { Aborted, type TurnOutput } from "./model-turn.js";
-import { contextBlocks, type SessionLifecycle } from "../session/session-lifecycle.js";
+import { contextBlocks } from "../session/session-lifecycle.js";
 import type { RunControl } from "../session/session.js";
 import { ModelError, type ModelMessage, type ModelRequest, type ModelUsage } from "./model.js";
 import type { RawHooks } from "../hooks/hooks.js";
 import type { AgentSession, Host, RunOptions, RunResult } from "../host-types.js";
 import type { JsonSchema } from "../types.js";
 import { systemPrompt } from "./run-setup.js";
-import { resolveRun, Turns, type ResolvedRun } from "./turns.js";
+import { DEFAULT_LOAD_WAIT_MS, resolveRun, Turns, type ResolvedRun } from "./turns.js";
 /** `stop` handlers may make a run go on this many times in a row (Claude Code's bound); then it ends. */
 export const MAX_STOP_CONTINUATIONS = 8;
-/** How long a run's first request waits for tool sources without cached tools (config `tools.loadWaitMs`). */
-export const DEFAULT_LOAD_WAIT_MS = 3000;
 
 type MutableSession = { -readonly [K in keyof AgentSession]: AgentSession[K] };
 
@@ -53,7 +51,6 @@ class Run extends Turns {
   private stoppedBy: { plugin: string; reason: string } | undefined;
   private continuations = 0;
   private system = "";
-  private readonly lifecycle: SessionLifecycle;
 
   constructor(
     host: Host,
@@ -64,7 +61,6 @@ class Run extends Turns {
     private readonly options: RunOptions,
   ) {
     super(host, resolved, options, "the user cancelled");
-    this.lifecycle = control.lifecycle;
   }
 
   /** A finished step goes to the transcript (one write, fsync) before the loop goes on. */
@@ -84,8 +80,8 @@ class Run extends Turns {
     const { reason, error } = await this.settle(async () => {
       // The conversation starts (sessionStart), then the prompt is screened (userPromptSubmit): a
       // blocked prompt never enters the conversation.
-      const context = await this.lifecycle.begin(resolved.ref, this.signal);
-      const submitted = await this.lifecycle.submit(prompt, this.signal);
+      const context = await this.control.lifecycle.begin(resolved.ref, this.signal);
+      const submitted = await this.control.lifecycle.submit(prompt, this.signal);
       if ("blocked" in submitted) {
         this.stoppedBy = submitted.blocked;
         host.emit({ type: "notice", level: "warn", source: submitted.blocked.plugin, message: `Prompt blocked by plugin ${submitted.blocked.plugin}: ${submitted.blocked.reason}` });
@@ -163,7 +159,7 @@ class Run extends Turns {
     this.persist();
     if (turn.stop === "max_tokens") return "max_tokens";
     // `stop` handlers may make the run go on, with a message for the model; bounded.
-    const more = await this.lifecycle.stop({ stopHookActive: this.continuations > 0, lastMessage: turn.text, turns: this.turns, signal: this.signal });
+    const more = await this.control.lifecycle.stop({ stopHookActive: this.continuations > 0, lastMessage: turn.text, turns: this.turns, signal: this.signal });
     if (more === undefined || this.stoppedBy) return this.stoppedBy ? this.stopNotice() : "end_turn";
     if (++this.continuations > MAX_STOP_CONTINUATIONS) {
       this.host.emit({ type: "notice", level: "warn", source: "loop", message: `Stop handlers asked the run to go on ${MAX_STOP_CONTINUATIONS} times in a row; it ends here.` });

@@ -19,6 +19,9 @@ export interface ResolvedRun {
   maxTurns: number;
 }
 
+/** How long a run's first request waits for tool sources without cached tools (config `tools.loadWaitMs`). */
+export const DEFAULT_LOAD_WAIT_MS = 3000;
+
 type RunError = { code: string; message: string };
 
 /** The run's model (its own, else the session's) and turn limit (its own, else config's, else 50); throws an `AgentError` a person can act on. */

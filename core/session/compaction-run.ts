@@ -10,7 +10,7 @@ import { replaceAll } from "../../kit/array-bulk.js";
 import { freezeCopy, plainCopy } from "../../kit/freeze.js";
 import { FirstAnswer } from "../hooks/hook-adapters.js";
 import type { AgentEvent } from "../hooks/events.js";
-import type { CompactAskedPoint, CompactInfo, CompactionAsk, CompactionRequest, CompactionResult, CompactOutcome, ContextPoint, ModelErrorDecision, ModelErrorInfo } from "../hooks/hook-types.js";
+import type { CompactInfo, CompactionAsk, CompactionRequest, CompactionResult, CompactOutcome, ContextPoint, ModelErrorDecision, ModelErrorInfo } from "../hooks/hook-types.js";
 import type { RawHooks } from "../hooks/hooks.js";
 import type { AgentSession } from "../host-types.js";
 import type { ModelMessage, ModelProvider, ModelRequest } from "../loop/model.js";
@@ -81,11 +81,6 @@ export class Compactions {
     const compact = async (ask: CompactionAsk) => (state.outcome = await this.compact(session, at, ask));
     state.point = Object.freeze({ ...this.info(), model: at.ref, chars, ...extra, compact });
     return state;
-  }
-
-  /** `session.compact()`: the plugin that manages the context compacts (`point.compact`), or nothing happens. */
-  async asked(point: CompactAskedPoint): Promise<void> {
-    await this.hooks.compactAsked.promise(point);
   }
 
   /** Compact the session's conversation (`compact` after `preCompact`); the outcome is an event (when something changed) and a record. */

@@ -99,7 +99,7 @@ export function sessionParts(o: SessionPartsOptions): { session: AgentSession; c
       const tools = host.tools.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as JsonSchema }));
       // The plugin that manages the context (`compactAsked`) works out the figures and compacts.
       const asked = compactions.point(session, { provider, ref, request: { model, system, tools }, signal: options.signal }, options.instructions !== undefined ? { instructions: options.instructions } : {});
-      await compactions.asked(asked.point);
+      await o.hooks.compactAsked.promise(asked.point);
       if (!asked.outcome) throw unavailable();
       return asked.outcome;
     },
