@@ -31,7 +31,7 @@ export type { ResumeResult, TranscriptRecord, TranscriptBatch, TranscriptAnswer,
 export { messageChars } from "./loop/request-size.js";
 /** What the `compact` hook carries, and the context points (`fitContext`, `modelError`, `compactAsked`) the `compaction` plugin manages. */
 export type { CompactOutcome, CompactionRequest, CompactionResult, CompactionAsk, ContextPoint, ModelTurnPoint, ModelErrorInfo, ModelErrorDecision, CompactAskedPoint } from "./hooks/hook-types.js";
-export { expandModelAlias, modelAliases } from "./session/model-aliases.js";
+export { expandModelAlias, modelAliases } from "../kit/provider/model-aliases.js";
 export type { SandboxStatus, SandboxSpawnSpec } from "./types.js";
 /** Where audit records go (`createHost({ auditSink })`; the default, the JSONL file, is `appendAuditFile` of `agent-host/kit`). */
 export type { AuditSink, AuditBatch, AuditRecord } from "./gate/audit.js";

@@ -98,3 +98,12 @@ export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/** The stack and every cause, for --debug. */
+export function debugChain(err: unknown): string {
+  const parts: string[] = [];
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    parts.push(e instanceof Error ? (e.stack ?? e.message) : String(e));
+  }
+  return parts.join("\ncaused by: ");
+}

@@ -103,6 +103,8 @@ const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
  * accepts).
  * Context management (window, estimate, when to compact) left for plugins/compaction/ (the kernel keeps the
  * request's size and the compaction it is asked for, on the fitContext / modelError / compactAsked hooks).
+ * The session's run and a subagent's share one turn runner (core/loop/turns.ts); the model-alias tables' merging
+ * and the loop's error helpers left for kit/provider/.
  * Lower this number when code leaves.
  */
 const KERNEL_LINE_BUDGET = 6_504;

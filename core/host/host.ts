@@ -21,11 +21,11 @@ import type { HostProblem, Plugin, PluginAuditRecord, PluginContext } from "../p
 import { prepareHost as prepare, statusOf, type PreparedPlugin, type PreparedState } from "../plugins/prepare.js";
 import { ProcessScope } from "../../kit/processes.js";
 import { noCommandSandbox } from "./no-sandbox.js";
-import { configuredModelError } from "../session/model-aliases.js";
+import { configuredModelError } from "../../kit/provider/model-aliases.js";
 import { addSecret, forgetEnvSecrets } from "../../kit/text/redact.js";
 import { createRegistrars, type Registries } from "./host-registrars.js";
 import { createRegistries, KIND_NAMES, KINDS, kindCounts, kindListings, pluralOf, registerHookOf, type RegisterHookName } from "../registry/kinds.js";
-import { sessionParts } from "../session/session-parts.js";
+import { sessionParts } from "../session/session.js";
 import { ToolSources } from "../registry/tool-sources.js";
 import { SessionLifecycle } from "../session/session-lifecycle.js";
 import { PERMISSION_MODES, type CommandSandbox, type Logger, type PermissionMode } from "../types.js";

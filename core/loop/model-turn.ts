@@ -3,8 +3,9 @@
  * reason, with an idle timeout; and the retries (bounded backoff, honouring `retryAfterMs`) of the
  * retryable failures. Retries happen here and only here.
  */
+import { setTimeout as delay } from "node:timers/promises";
+import { toModelError, withNote } from "../../kit/provider/model-error.js";
 import type { AgentEvent } from "../hooks/events.js";
-import { sleep, toModelError, withNote } from "./loop-util.js";
 import { ModelError, type ModelProvider, type ModelRequest, type ModelStopReason, type ModelToolCall, type ModelUsage } from "./model.js";
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
@@ -55,7 +56,7 @@ export async function streamWithRetries(request: ModelRequest, o: TurnOptions): 
     const backoff = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1)) * (0.8 + Math.random() * 0.4);
     const delayMs = Math.round(err.retryAfterMs ?? backoff);
     o.emit({ type: "retry", attempt, maxAttempts: retry.maxAttempts, delayMs, code: err.code, message: err.message });
-    if (!(await sleep(delayMs, o.signal))) throw new Aborted();
+    if (!(await delay(delayMs, true, { signal: o.signal }).catch(() => false))) throw new Aborted();
   }
 }
 

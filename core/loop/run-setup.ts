@@ -9,7 +9,7 @@ import type { SystemPromptInfo } from "../hooks/hook-types.js";
 import { hostKey } from "../host/host-view.js";
 import type { PluginHost } from "../host-types.js";
 import { TextCollector } from "../session/session-lifecycle.js";
-import { expandModelAlias, unknownAliasMessage } from "../session/model-aliases.js";
+import { expandModelAlias, unknownAliasMessage } from "../../kit/provider/model-aliases.js";
 import { parseModelRef, type ModelProvider } from "./model.js";
 
 export const DEFAULT_MAX_TURNS = 50;

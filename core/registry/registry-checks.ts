@@ -3,7 +3,7 @@
  * agent passes one before it is held; a rejection names the name and the reason, and never stops the plugin's other registrations
  * nor other plugins.
  */
-import { MODEL_ALIAS_NAME } from "../session/model-aliases.js";
+import { MODEL_ALIAS_NAME } from "../../kit/provider/model-aliases.js";
 import type { ModelProvider } from "../loop/model.js";
 import { isZodSchema } from "../../kit/schema.js";
 import { PERMISSION_MODES, RISKS, type AgentDefinition, type CommandDefinition, type JsonSchema, type SkillDefinition, type ToolDefinition } from "../types.js";

@@ -8,33 +8,16 @@
  */
 import { replaceAll } from "../../kit/array-bulk.js";
 import { freezeCopy, plainCopy } from "../../kit/freeze.js";
-import { describeValue, FirstAnswer } from "../hooks/hook-adapters.js";
+import { FirstAnswer } from "../hooks/hook-adapters.js";
 import type { AgentEvent } from "../hooks/events.js";
-import type { CompactAskedPoint, CompactInfo, CompactionAsk, CompactionRequest, CompactionResult, CompactOutcome, Collector, ContextPoint, ModelErrorDecision, ModelErrorInfo } from "../hooks/hook-types.js";
+import type { CompactInfo, CompactionAsk, CompactionRequest, CompactionResult, CompactOutcome, ContextPoint, ModelErrorDecision, ModelErrorInfo } from "../hooks/hook-types.js";
 import type { RawHooks } from "../hooks/hooks.js";
 import type { AgentSession } from "../host-types.js";
 import type { ModelMessage, ModelProvider, ModelRequest } from "../loop/model.js";
 import { requestChars } from "../loop/request-size.js";
+import { BlockCollector } from "./session-lifecycle.js";
 import type { Transcript } from "./transcript.js";
 import type { DeepReadonly, PermissionMode } from "../types.js";
-
-/** `preCompact`: a block wins; instructions add up; a handler that fails is skipped (the hook's policy). */
-class PreCompactCollector implements Collector<CompactInfo> {
-  blocked: { plugin: string; reason: string } | undefined;
-  readonly instructions: string[] = [];
-  constructor(private readonly info: CompactInfo) {}
-  view(): CompactInfo {
-    return this.info;
-  }
-  take(plugin: string, out: unknown): string | undefined {
-    const o = (typeof out === "object" ? out : {}) as Record<string, unknown>;
-    if (typeof o.block === "string") this.blocked ??= { plugin, reason: o.block };
-    else if (typeof o.instructions === "string") {
-      if (o.instructions.trim()) this.instructions.push(o.instructions.trim());
-    } else return `returned ${describeValue(out)} instead of { block } or { instructions }; ignored`;
-    return undefined;
-  }
-}
 
 /** A `compact` answer: `{ ok, shortened, summarized, messages? }`. */
 function isResult(out: unknown): boolean {
@@ -100,11 +83,6 @@ export class Compactions {
     return state;
   }
 
-  /** `session.compact()`: the plugin that manages the context compacts (`point.compact`), or nothing happens. */
-  async asked(point: CompactAskedPoint): Promise<void> {
-    await this.hooks.compactAsked.promise(point);
-  }
-
   /** Compact the session's conversation (`compact` after `preCompact`); the outcome is an event (when something changed) and a record. */
   private async compact(session: AgentSession, at: PointRequest, ask: CompactionAsk): Promise<CompactOutcome> {
     const { window, trigger } = ask;
@@ -113,7 +91,7 @@ export class Compactions {
     const size = (m: readonly DeepReadonly<ModelMessage>[]) => ask.tokens(requestChars({ system: at.request.system, messages: m as ModelMessage[], tools: at.request.tools }));
     const tokensBefore = size(messages);
     const outcome = (o: Partial<CompactOutcome>): CompactOutcome => ({ ok: false, tokensBefore, tokensAfter: size(messages), summarized: 0, shortened: 0, ...o });
-    const pre = new PreCompactCollector(freezeCopy({ ...this.info(), trigger, instructions: ask.instructions ?? "" }));
+    const pre = new BlockCollector<CompactInfo>(freezeCopy({ ...this.info(), trigger, instructions: ask.instructions ?? "" }), "instructions");
     if (this.hooks.preCompact.isUsed()) await this.hooks.preCompact.promise(pre);
     if (pre.blocked) return this.failed(outcome({ reason: `blocked by plugin ${pre.blocked.plugin}: ${pre.blocked.reason}`, blockedBy: pre.blocked.plugin }));
     const request = new FirstAnswer<CompactionRequest, CompactionResult>({
@@ -121,7 +99,7 @@ export class Compactions {
         sessionId: this.info().sessionId,
         trigger,
         force: ask.cause === "context_length",
-        instructions: [ask.instructions?.trim(), ...pre.instructions].filter((t): t is string => !!t),
+        instructions: [ask.instructions?.trim(), ...pre.taken.map((t) => t.text.trim())].filter((t): t is string => !!t),
         messages,
         model: at.request.model,
         window,

@@ -40,27 +40,37 @@ export class TextCollector<V> implements Collector<V> {
   }
 }
 
-/** `userPromptSubmit`: a block wins; a handler that fails or answers garbage blocks too (a screener must not fail open). */
-class PromptCollector implements FailingCollector<UserPromptInfo> {
+/**
+ * `{ block }` or `{ [key]: text }` from each handler: a block wins; texts add up (blank dropped). Anything else
+ * is skipped, or, for a screener (`screens`: its hook's name, `userPromptSubmit`), blocks: it must not fail open.
+ */
+export class BlockCollector<V> implements FailingCollector<V> {
   blocked: { plugin: string; reason: string } | undefined;
-  readonly context: ContextEntry[] = [];
-  constructor(private readonly info: UserPromptInfo) {}
-  view(): UserPromptInfo {
+  readonly taken: ContextEntry[] = [];
+  constructor(
+    private readonly info: V,
+    private readonly key: string,
+    private readonly screens?: string,
+  ) {}
+  view(): V {
     return this.info;
   }
   take(plugin: string, out: unknown): string | undefined {
     const o = (typeof out === "object" ? out : {}) as Record<string, unknown>;
+    const text = o[this.key];
     if (typeof o.block === "string") this.blocked ??= { plugin, reason: o.block };
-    else if (typeof o.context === "string") {
-      if (o.context.trim()) this.context.push({ plugin, text: o.context });
-    } else {
-      this.fail(plugin, `it returned ${describeValue(out)} instead of { block } or { context }`);
-      return `returned ${describeValue(out)} instead of { block: string } or { context: string }; the prompt was blocked to be safe`;
+    else if (typeof text === "string") {
+      if (text.trim()) this.taken.push({ plugin, text });
+    } else if (!this.screens) return `returned ${describeValue(out)} instead of { block } or { ${this.key} }; ignored`;
+    else {
+      this.fail(plugin, `it returned ${describeValue(out)} instead of { block } or { ${this.key} }`);
+      return `returned ${describeValue(out)} instead of { block: string } or { ${this.key}: string }; the prompt was blocked to be safe`;
     }
     return undefined;
   }
+  /** Only a screener's hook counts a failure (its policy); the others skip the handler. */
   fail(plugin: string, message: string): void {
-    this.blocked ??= { plugin, reason: `plugin ${plugin} failed in userPromptSubmit (${message}); the prompt was blocked to be safe` };
+    this.blocked ??= { plugin, reason: `plugin ${plugin} failed in ${this.screens} (${message}); the prompt was blocked to be safe` };
   }
 }
 
@@ -117,10 +127,10 @@ export class SessionLifecycle {
   /** `userPromptSubmit`: the text to send (the prompt, then any context), or who blocked it. */
   async submit(prompt: string, signal?: AbortSignal): Promise<{ content: string } | { blocked: { plugin: string; reason: string } }> {
     if (!this.hooks.userPromptSubmit.isUsed()) return { content: prompt };
-    const c = new PromptCollector(freezeCopy({ ...this.info(), prompt, ...(signal ? { signal } : {}) }));
+    const c = new BlockCollector<UserPromptInfo>(freezeCopy({ ...this.info(), prompt, ...(signal ? { signal } : {}) }), "context", "userPromptSubmit");
     await this.hooks.userPromptSubmit.promise(c);
     if (c.blocked) return { blocked: c.blocked };
-    return { content: c.context.length ? `${prompt}\n\n${contextBlocks(c.context)}` : prompt };
+    return { content: c.taken.length ? `${prompt}\n\n${contextBlocks(c.taken)}` : prompt };
   }
 
   /** `stop`: the message that makes the run go on, or undefined to stop. */

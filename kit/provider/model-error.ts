@@ -2,7 +2,7 @@
  * The model error every provider throws, and how a failure is classified (status, retry-after, network
  * codes), shared by provider plugins so that every provider classifies alike.
  */
-import { AgentError, type ModelErrorCode } from "../errors.js";
+import { AgentError, errorMessage, type ModelErrorCode } from "../errors.js";
 import type { z } from "zod";
 
 /** A model request failure with a stable code and an actionable message. */
@@ -27,6 +27,18 @@ export class ModelError extends AgentError {
     this.status = options.status;
     this.provider = options.provider;
   }
+}
+
+/** `err` as a `ModelError` (anything else a provider threw: `E_MODEL`, not retryable). */
+export function toModelError(err: unknown, provider: string): ModelError {
+  if (err instanceof ModelError) return err;
+  return new ModelError("E_MODEL", `${provider}: ${errorMessage(err)}`, { provider, cause: err });
+}
+
+/** The same failure with `note` after its message (why it was not retried, what a plugin adds). */
+export function withNote(err: ModelError, note: string): ModelError {
+  const { code, retryable, retryAfterMs, status, provider } = err;
+  return new ModelError(code, `${err.message} (${note})`, { retryable, retryAfterMs, status, provider, cause: err });
 }
 
 const RETRYABLE = new Set<ModelErrorCode>(["E_MODEL_RATE_LIMIT", "E_MODEL_SERVER", "E_MODEL_NETWORK", "E_MODEL_TIMEOUT", "E_MODEL_STREAM"]);
