@@ -109,6 +109,17 @@ export function readPackageJson(dir: string): PackageJson {
   }
 }
 
+/** The module file a plugin's npm name resolves to (any of its candidate names), from the first base folder that has it. */
+export function resolvePluginModule(name: string, baseDirs: readonly string[]): string | undefined {
+  for (const base of baseDirs) {
+    for (const c of candidates(name)) {
+      const file = resolvePackage(c, base);
+      if (file) return file;
+    }
+  }
+  return undefined;
+}
+
 /** The folder of the package a plugin entry names (any of its candidate names), from the first base that has it. */
 export function findOwnPackageDir(name: string, baseDirs: readonly string[]): string | undefined {
   for (const base of baseDirs) {
