@@ -20,6 +20,7 @@ import { pluginHookView, tapPluginObject, withPluginScope } from "../plugins/plu
 import type { HostProblem, Plugin, PluginAuditRecord, PluginContext } from "../plugin-types.js";
 import { prepareHost as prepare, statusOf, type PreparedPlugin, type PreparedState } from "../plugins/prepare.js";
 import { ProcessScope } from "../../kit/processes.js";
+import { withTimeout } from "../../kit/timeout.js";
 import { noCommandSandbox } from "./no-sandbox.js";
 import { configuredModelError } from "../session/model-aliases.js";
 import { addSecret, forgetEnvSecrets } from "../../kit/text/redact.js";
@@ -360,7 +361,7 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     host: view,
   });
   try {
-    if (typeof plugin.setup === "function") await withTimeout(plugin.setup(ctx), state.setupMs, `setup did not settle within ${state.setupMs} ms (pluginTimeouts.startupMs raises it)`);
+    if (typeof plugin.setup === "function") await withTimeout(plugin.setup(ctx), state.setupMs, () => new Error(`setup did not settle within ${state.setupMs} ms (pluginTimeouts.startupMs raises it)`));
     tapPluginObject(plugin, p.hooks!, "setup");
   } catch (err) {
     state.failed.add(p.name);
@@ -370,16 +371,6 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     p.error = errorMessage(err);
     report({ kind: "plugin", plugin: p.name, message: `Plugin ${p.name} failed in setup: ${sentence(errorMessage(err))} Continuing without it.` });
   }
-}
-
-function withTimeout<T>(value: T | Promise<T>, ms: number, message: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(message)), ms);
-    Promise.resolve(value).then(
-      (v) => (clearTimeout(timer), resolve(v)),
-      (e: unknown) => (clearTimeout(timer), reject(e)),
-    );
-  });
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {
