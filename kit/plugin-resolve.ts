@@ -130,3 +130,9 @@ export function findOwnPackageDir(name: string, baseDirs: readonly string[]): st
   }
   return undefined;
 }
+
+/** A plugin's folders (`skillDirs`, `commandDirs`), absolute: relative ones from its package folder (dropped without one). */
+export function pluginFolders(base: string | undefined, dirs: readonly string[] | undefined): readonly string[] {
+  if (!Array.isArray(dirs)) return Object.freeze([]);
+  return Object.freeze(dirs.filter((d) => typeof d === "string" && (base || path.isAbsolute(d))).map((d) => (base ? path.resolve(base, d) : d)));
+}

@@ -3,6 +3,7 @@
  * returns either the (possibly coerced) input or messages naming the bad field.
  */
 import { z } from "zod";
+import { ConfigError } from "./errors.js";
 
 /** A JSON Schema object describing a tool's input (`type: "object"`). */
 export type JsonSchema = { type?: string; properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown };
@@ -33,6 +34,17 @@ export function zodIssues(error: z.ZodError, prefix = ""): { path: string; messa
     const p = fieldPath(i.path);
     return { path: prefix && p ? `${prefix}.${p}` : prefix || p, message: i.message };
   });
+}
+
+/**
+ * `value` as `schema` parses it (a plugin's options); a value it refuses is a `ConfigError` of `file`,
+ * each issue under `prefix`. Something that is not a zod schema checks nothing: `value` as it is.
+ */
+export function parseOrConfigError(schema: unknown, value: unknown, file: string | undefined, prefix: string): unknown {
+  if (typeof (schema as { safeParse?: unknown } | undefined)?.safeParse !== "function") return value;
+  const parsed = (schema as z.ZodType).safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(file, zodIssues(parsed.error, prefix));
 }
 
 /** The first issue as one line, `path: message` (`(root)` for the whole value). */

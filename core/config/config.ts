@@ -21,7 +21,7 @@ import type { ConfigOrigin, ConfigSource, ConfigSourceFile } from "./config-sour
 import { FolderTrust } from "./trust.js";
 import { fileDigest } from "../../kit/fs/trust-store.js";
 import { narrowFolderConfig } from "./trust-config.js";
-import { closestNames } from "../../kit/text/suggest.js";
+import { unknownCompatNames } from "../../kit/config/compat-names.js";
 
 /** A top-level key core does not know, as one file gave it: checked later by the plugin that owns it. */
 export interface RawSection {
@@ -160,7 +160,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
 
   // Config sources' files merge under agent-host's own files (their policy files over them), unless one of those says compat.<name>: false.
   const sourced: ConfigSourceFile[] = [];
-  warnings.push(...unknownCompatNames(ours, options.sources ?? []));
+  warnings.push(...unknownCompatNames(ours.map((o) => ({ file: o.file, compat: o.fc.core.compat })), (options.sources ?? []).map((s) => s.name)));
   for (const source of readFiles ? (options.sources ?? []) : []) {
     if (ours.reduce((on, o) => o.fc.core.compat?.[source.name] ?? on, true)) sourced.push(...(await source.read({ projectRoot: configDir, userFiles: !!userDir })));
   }
@@ -188,17 +188,4 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
 
 function admitCode(trust: FolderTrust, file: string): boolean {
   return trust.admit({ kind: "config code", name: path.basename(file), file, value: fileDigest(file), detail: "a config file that runs as code in the agent's process" });
-}
-
-/** `compat.<name>` naming no config source this host was given: a typo (`cluade`) would otherwise pass unseen. */
-function unknownCompatNames(ours: readonly { file: string; fc: { core: AgentConfig } }[], sources: readonly ConfigSource[]): string[] {
-  const known = sources.map((s) => s.name);
-  return ours.flatMap(({ file, fc }) =>
-    Object.keys(fc.core.compat ?? {})
-      .filter((name) => !known.includes(name))
-      .map((name) => {
-        const near = closestNames(name, known, { max: 1 });
-        return `${file}: compat.${name} names no config source of this host${near.length ? ` (did you mean compat.${near[0]}?)` : ""}; known: ${known.join(", ") || "none"}`;
-      }),
-  );
 }

@@ -9,6 +9,7 @@ import { AuditLog } from "../gate/audit.js";
 import { AgentError, errorMessage, sentence } from "../../kit/errors.js";
 import { EventStream, type AgentEvent } from "../hooks/events.js";
 import { freezeCopy } from "../../kit/freeze.js";
+import { definedOnly } from "../../kit/text/plain-object.js";
 import { Gate } from "../gate/gate.js";
 import { runCommand } from "./host-commands.js";
 import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "../host-types.js";
@@ -24,8 +25,8 @@ import { withTimeout } from "../../kit/timeout.js";
 import { noCommandSandbox } from "./no-sandbox.js";
 import { configuredModelError } from "../session/model-aliases.js";
 import { addSecret, forgetEnvSecrets } from "../../kit/text/redact.js";
-import { createRegistrars, type Registries } from "./host-registrars.js";
-import { createRegistries, KIND_NAMES, KINDS, kindCounts, kindListings, pluralOf, registerHookOf, type RegisterHookName } from "../registry/kinds.js";
+import { createRegistrars } from "./host-registrars.js";
+import { createRegistries, KIND_NAMES, KINDS, kindCounts, kindListings, pluralOf, registerHookOf, type RegisterHookName, type Registries } from "../registry/kinds.js";
 import { sessionParts } from "../session/session-parts.js";
 import { ToolSources } from "../registry/tool-sources.js";
 import { SessionLifecycle } from "../session/session-lifecycle.js";
@@ -371,10 +372,6 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     p.error = errorMessage(err);
     report({ kind: "plugin", plugin: p.name, message: `Plugin ${p.name} failed in setup: ${sentence(errorMessage(err))} Continuing without it.` });
   }
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** Bypass mode where a settings file disabled it (Claude Code's `disableBypassPermissionsMode`): refused, naming the file. */

@@ -5,16 +5,14 @@
  * checked against the plugin's schema before the plugin sees them.
  */
 import { existsSync, statSync } from "node:fs";
-import { zodIssues } from "../../kit/schema.js";
+import { parseOrConfigError } from "../../kit/schema.js";
 import type { PluginEntry } from "../config/config-schema.js";
-import { ConfigError } from "../../kit/errors.js";
 import type { Plugin, PluginFactory } from "../plugin-types.js";
 import type { PluginPackageFormat } from "../contract.js";
 import { candidates, findOwnPackageDir, isLocalPath, packageDirOf, readPackageJson, resolvePluginModule, type PackageJson } from "../../kit/plugin-resolve.js";
 import { RAW_FACTORY } from "../define.js";
 import { hostVersion } from "../../kit/version.js";
 import { defaultExport, importResolvingSelf } from "../../kit/self-package.js";
-import type { z } from "zod";
 
 export interface PluginSpec {
   /** How the plugin was named in config (`builtin` for built-ins, `inline:<name>` for objects). */
@@ -86,11 +84,8 @@ export async function instantiate(
 }
 
 /** Options that do not fit the plugin's schema are a config error naming the plugin and the option. */
-function checkOptions(schema: z.ZodType, options: Record<string, unknown>, spec: string, origin: string | undefined): unknown {
-  if (typeof (schema as { safeParse?: unknown }).safeParse !== "function") return options;
-  const parsed = schema.safeParse(options);
-  if (parsed.success) return parsed.data;
-  throw new ConfigError(origin, zodIssues(parsed.error, `plugins[${spec}] options`));
+function checkOptions(schema: unknown, options: Record<string, unknown>, spec: string, origin: string | undefined): unknown {
+  return parseOrConfigError(schema, options, origin, `plugins[${spec}] options`);
 }
 
 /** The format that claims a folder entry; undefined for a file. A folder no format claims is an error saying so. */

@@ -10,6 +10,7 @@ import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig } from "../config
 import { loadConfig, type LoadedConfig } from "../config/config.js";
 import { firstIssue } from "../../kit/schema.js";
 import { absolutePluginEntry, isDisabled } from "../../kit/config/plugin-entries.js";
+import { pluginFolders } from "../../kit/plugin-resolve.js";
 import { AgentError, ConfigError, errorMessage, sentence } from "../../kit/errors.js";
 import { createHooks, HOOKS, type HookName, type HookTable, type RawHooks } from "../hooks/hooks.js";
 import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "../host-types.js";
@@ -324,14 +325,8 @@ export function statusOf(p: PreparedPlugin, counts?: (plugin: string) => KindCou
     ...(p.version !== undefined ? { version: p.version } : {}),
     ...(p.dir !== undefined ? { dir: p.dir } : {}),
     ...(p.file !== undefined ? { file: p.file } : {}),
-    skillDirs: folders(base, p.plugin?.skillDirs),
-    commandDirs: folders(base, p.plugin?.commandDirs),
+    skillDirs: pluginFolders(base, p.plugin?.skillDirs),
+    commandDirs: pluginFolders(base, p.plugin?.commandDirs),
     ...c,
   });
-}
-
-/** A plugin's folders, absolute: relative ones from its package folder (dropped without one). */
-function folders(base: string | undefined, dirs: readonly string[] | undefined): readonly string[] {
-  if (!Array.isArray(dirs)) return Object.freeze([]);
-  return Object.freeze(dirs.filter((d) => typeof d === "string" && (base || path.isAbsolute(d))).map((d) => (base ? path.resolve(base, d) : d)));
 }
