@@ -54,6 +54,19 @@ export function realPath(abs: string): string {
 }
 
 /**
+ * Where a path a tool was given leads from `base`: as written (`abs`: `..` and absolute paths taken
+ * lexically) and really (`real`, through its symlinks: see realPath). An empty path or one holding a
+ * NUL byte leads nowhere: an AgentError, as a path outside the workspace is.
+ */
+export function pathLeads(p: unknown, base: string): { abs: string; real: string } {
+  if (typeof p !== "string" || p.length === 0) throw new AgentError("E_PATH_OUTSIDE_WORKSPACE", "Path is empty.");
+  if (p.includes("\0")) throw new AgentError("E_PATH_OUTSIDE_WORKSPACE", "Path contains a NUL byte.");
+  // `~` is not expanded: a model asking for `~/x` gets a folder named `~` in the workspace, not $HOME.
+  const abs = path.resolve(base, p);
+  return { abs, real: realPath(abs) };
+}
+
+/**
  * Where writing `p` (absolute) leads: each existing component through its symlinks, `..` taken from
  * where the previous one really is; the first missing component and the rest as spelt. Throws on a loop.
  */
