@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { AuditLog } from "../gate/audit.js";
 import { AgentError, errorMessage, sentence } from "../../kit/errors.js";
-import { EventStream, type AgentEvent } from "../hooks/events.js";
+import { EventStream } from "../hooks/events.js";
 import { freezeCopy } from "../../kit/freeze.js";
 import { definedOnly } from "../../kit/text/plain-object.js";
 import { Gate } from "../gate/gate.js";
@@ -30,7 +30,7 @@ import { createRegistries, KIND_NAMES, KINDS, kindCounts, kindListings, pluralOf
 import { sessionParts } from "../session/session-parts.js";
 import { ToolSources } from "../registry/tool-sources.js";
 import { SessionLifecycle } from "../session/session-lifecycle.js";
-import { PERMISSION_MODES, type CommandSandbox, type Logger, type PermissionMode } from "../types.js";
+import { PERMISSION_MODES, type Logger, type PermissionMode } from "../types.js";
 import { createWorkspaceHandle } from "./workspace.js";
 import type { TrustItemInput } from "../config/trust.js";
 import type { AgentConfig } from "../config/config-schema.js";
@@ -255,14 +255,12 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       if (part && state.loaded.trust.covers(part)) return Promise.resolve(permissions.grantForTurn(plugin, rules.filter((r): r is string => typeof r === "string"), reason, `trusted folder: ${part.file}`));
       return permissions.requestGrant(plugin, rules, reason, config.permissions?.grants ?? "ask");
     },
-    askUser: (plugin, question) => permissions.askInput(plugin, question),
-    canAskUser: () => permissions.canAsk(),
+    gate,
     stopRun: (plugin, reason) => {
       if (!control.current) return false;
       control.current.requestStop(plugin, reason);
       return true;
     },
-    traceCalls: (context) => gate.traceCalls(context),
   };
   for (const p of state.plugins) if (p.status === "loaded") await setUp(p, parts);
 
@@ -289,27 +287,21 @@ async function runRegisterHooks(state: PreparedState, registrars: ReturnType<typ
   }
 }
 
-/** What setting a plugin up needs from the host being opened. */
-interface SetupParts {
+/** What setting a plugin up needs from the host being opened (what its context hands on as it is, typed as the context has it). */
+interface SetupParts extends Pick<PluginContext<any>, "processes" | "sandbox" | "emit" | "workspace" | "config"> {
   view: ReturnType<typeof pluginHostView>;
   state: PreparedState;
   registrars: ReturnType<typeof createRegistrars>;
   logFor(plugin: string): Logger;
-  processes: ProcessScope;
-  sandbox: CommandSandbox;
   report(p: HostProblem): void;
-  emit(e: AgentEvent): void;
   audit: AuditLog;
-  workspace: Host["workspace"];
-  config: Host["config"];
   registries: Registries;
   sources: ToolSources;
+  /** The call gate: its permissions ask the user, and it traces calls. */
+  gate: Gate;
   addReadRoot(plugin: string, dir: string, reason: string): string;
   requestGrant(plugin: string, rules: readonly unknown[], reason: string, part?: TrustItemInput): Promise<boolean>;
-  askUser(plugin: string, question: string): Promise<string | null>;
-  canAskUser(): boolean;
   stopRun(plugin: string, reason: string): boolean;
-  traceCalls(context: (callId: string) => Readonly<Record<string, string>> | undefined): void;
 }
 
 /** One plugin's `setup` (bounded), then its object's handlers tapped. A failure removes all it registered. */
@@ -339,12 +331,12 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     addReadRoot: (dir: string, reason: string) => parts.addReadRoot(p.name, String(dir), String(reason)),
     addSecret: (value: string, label: string) => addSecret(value, String(label)),
     requestGrant,
-    askUser: (question: string) => parts.askUser(p.name, String(question)),
-    canAskUser: () => parts.canAskUser(),
+    askUser: (question: string) => parts.gate.permissions.askInput(p.name, String(question)),
+    canAskUser: () => parts.gate.permissions.canAsk(),
     stopRun: (reason: string) => parts.stopRun(p.name, String(reason)),
     emit,
     traceCalls: (context: (callId: string) => Readonly<Record<string, string>> | undefined) => {
-      if (typeof context === "function") parts.traceCalls(context);
+      if (typeof context === "function") parts.gate.traceCalls(context);
     },
     audit: (r: PluginAuditRecord) =>
       audit.write({
