@@ -1,6 +1,6 @@
 /**
  * The agent's config files as files: where a project's is found (`CONFIG_SEARCH_PLACES`, from the cwd
- * up to the project root) and how one is loaded, whatever its format (code through jiti, JSON with a BOM
+ * up to the project root), the user's in their config folder, and how one is loaded, whatever its format (code through jiti, JSON with a BOM
  * accepted, `.agentrc` as JSON or YAML, through cosmiconfig), with an error that says where. What the
  * value means (the schema, the merge, what a folder's trust admits) is the kernel's (core/config/).
  */

@@ -1,8 +1,8 @@
 /**
  * Where a path really leads, for paths that may not exist yet. Three readings, each for its caller:
  * `realFolder` (a folder's real path, else the path as given: the key of a trust decision, a workspace
- * root), `realPath` (the workspace's check: a missing tail joined to the real path of what exists, a
- * dangling symlink followed to its target) and `realTarget` (the protected paths' check: each existing
+ * root), `realPath` (the workspace's check, through `pathLeads`: a missing tail joined to the real path of
+ * what exists, a dangling symlink followed to its target) and `realTarget` (the protected paths' check: each existing
  * component through its symlinks, `..` taken where the previous one really is, the rest as spelt).
  */
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
