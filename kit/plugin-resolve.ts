@@ -109,6 +109,17 @@ export function readPackageJson(dir: string): PackageJson {
   }
 }
 
+/** The module file a plugin's npm name resolves to (any of its candidate names), from the first base folder that has it. */
+export function resolvePluginModule(name: string, baseDirs: readonly string[]): string | undefined {
+  for (const base of baseDirs) {
+    for (const c of candidates(name)) {
+      const file = resolvePackage(c, base);
+      if (file) return file;
+    }
+  }
+  return undefined;
+}
+
 /** The folder of the package a plugin entry names (any of its candidate names), from the first base that has it. */
 export function findOwnPackageDir(name: string, baseDirs: readonly string[]): string | undefined {
   for (const base of baseDirs) {
@@ -118,4 +129,10 @@ export function findOwnPackageDir(name: string, baseDirs: readonly string[]): st
     }
   }
   return undefined;
+}
+
+/** A plugin's folders (`skillDirs`, `commandDirs`), absolute: relative ones from its package folder (dropped without one). */
+export function pluginFolders(base: string | undefined, dirs: readonly string[] | undefined): readonly string[] {
+  if (!Array.isArray(dirs)) return Object.freeze([]);
+  return Object.freeze(dirs.filter((d) => typeof d === "string" && (base || path.isAbsolute(d))).map((d) => (base ? path.resolve(base, d) : d)));
 }

@@ -3,6 +3,7 @@
  * returns either the (possibly coerced) input or messages naming the bad field.
  */
 import { z } from "zod";
+import { ConfigError } from "./errors.js";
 
 /** A JSON Schema object describing a tool's input (`type: "object"`). */
 export type JsonSchema = { type?: string; properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown };
@@ -20,15 +21,43 @@ export function zodToJsonSchema(schema: z.ZodType): JsonSchema {
   return json;
 }
 
+/** A zod issue's path as config messages spell it: `permissions.allow[2]`; "" for the root. */
 function fieldPath(p: readonly PropertyKey[]): string {
-  return p.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join("") || "(input)";
+  let out = "";
+  for (const k of p) out += typeof k === "number" ? `[${k}]` : out ? `.${String(k)}` : String(k);
+  return out;
+}
+
+/** A zod error's issues as `key.path` and message; under `prefix` (a section's key) when given. */
+export function zodIssues(error: z.ZodError, prefix = ""): { path: string; message: string }[] {
+  return error.issues.map((i) => {
+    const p = fieldPath(i.path);
+    return { path: prefix && p ? `${prefix}.${p}` : prefix || p, message: i.message };
+  });
+}
+
+/**
+ * `value` as `schema` parses it (a plugin's options); a value it refuses is a `ConfigError` of `file`,
+ * each issue under `prefix`. Something that is not a zod schema checks nothing: `value` as it is.
+ */
+export function parseOrConfigError(schema: unknown, value: unknown, file: string | undefined, prefix: string): unknown {
+  if (typeof (schema as { safeParse?: unknown } | undefined)?.safeParse !== "function") return value;
+  const parsed = (schema as z.ZodType).safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(file, zodIssues(parsed.error, prefix));
+}
+
+/** The first issue as one line, `path: message` (`(root)` for the whole value). */
+export function firstIssue(error: z.ZodError, prefix = ""): string {
+  const i = zodIssues(error, prefix)[0];
+  return i ? `${i.path || "(root)"}: ${i.message}` : "invalid";
 }
 
 export function zodValidator(schema: z.ZodType): Validator {
   return (input) => {
     const r = schema.safeParse(input);
     if (r.success) return { ok: true, value: r.data };
-    return { ok: false, issues: r.error.issues.map((i) => `${fieldPath(i.path)}: ${i.message}`) };
+    return { ok: false, issues: r.error.issues.map((i) => `${fieldPath(i.path) || "(input)"}: ${i.message}`) };
   };
 }
 

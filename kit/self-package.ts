@@ -105,3 +105,10 @@ export async function importResolvingSelf(file: string): Promise<unknown> {
   await selfResolution;
   return import(pathToFileURL(file).href);
 }
+
+/** What a module exports as its plugin: its default export, or the module itself; a CJS double default (`module.exports = { default: plugin }`) unwrapped. */
+export function defaultExport(mod: unknown): unknown {
+  const exported = (mod as { default?: unknown })?.default ?? mod;
+  if (exported && typeof exported === "object" && "default" in exported && !("name" in exported)) return (exported as { default: unknown }).default;
+  return exported;
+}

@@ -98,7 +98,9 @@ const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
  * paths' names and judging for kit/fs/protected-paths.ts (the kernel keeps which places are protected and what the
  * gate does about a hit), the
  * trusted-folders file, the local settings file, finding and loading a config file and the symlink-following of paths for kit/fs/, importing a
- * plugin's module and reading its package for kit/ (the kernel keeps what a folder's trust admits, the config's
+ * plugin's module and reading its package for kit/, the config merge's mechanics, origins and plugin entries as
+ * values for kit/config/, a tap's options and a handler's time bound for kit/ (the kernel keeps which lists join and
+ * the files' order, what a folder's trust admits, the config's
  * schema and merge, which paths are protected and which are outside the workspace, which agent-host a plugin
  * accepts).
  * Context management (window, estimate, when to compact) left for plugins/compaction/ (the kernel keeps the

@@ -4,7 +4,10 @@
  * path exactly as core's own keys do; then merged in file order with the section's strategy.
  */
 import { type AgentConfig } from "./config-schema.js";
-import { isPlainObject, mergeConfig, zodIssues, type RawSection } from "./config.js";
+import { mergeConfig, type RawSection } from "./config.js";
+import { isPlainObject } from "../../kit/text/plain-object.js";
+import { mergeSectionValue } from "../../kit/config/merge.js";
+import { zodIssues } from "../../kit/schema.js";
 import { ConfigError } from "../../kit/errors.js";
 import type { PluginConfigSection } from "../plugin-types.js";
 import { closestNames } from "../../kit/text/suggest.js";
@@ -40,31 +43,10 @@ export function checkSections(raw: RawSection[], owners: Map<string, SectionOwne
       throw new ConfigError(file, [{ path: key, message: `unknown key${near.length ? `; did you mean "${near[0]}"?` : ""} (no loaded plugin uses it)` }]);
     }
     const parsed = owner.section.schema.safeParse(value);
-    if (!parsed.success) {
-      throw new ConfigError(
-        file,
-        zodIssues(parsed.error).map((i) => ({ path: i.path ? `${key}.${i.path}` : key, message: i.message })),
-      );
-    }
-    values[key] = key in values ? mergeSection(values[key], parsed.data, owner.section.merge ?? "deep") : parsed.data;
+    if (!parsed.success) throw new ConfigError(file, zodIssues(parsed.error, key));
+    values[key] = key in values ? mergeSectionValue(values[key], parsed.data, owner.section.merge ?? "deep", mergeConfig) : parsed.data;
   }
   return { values, orphans };
-}
-
-function mergeSection(prev: unknown, next: unknown, merge: "deep" | "entries" | "concat"): unknown {
-  if (merge === "concat") return concatMerge(prev, next);
-  if (!isPlainObject(prev) || !isPlainObject(next)) return next;
-  if (merge === "entries") return { ...prev, ...next };
-  return mergeConfig(prev as AgentConfig, next as AgentConfig);
-}
-
-/** Objects merge key by key and lists are joined, later files' entries after earlier ones' (hook lists). */
-function concatMerge(prev: unknown, next: unknown): unknown {
-  if (Array.isArray(prev) && Array.isArray(next)) return [...prev, ...next];
-  if (!isPlainObject(prev) || !isPlainObject(next)) return next;
-  const out: Record<string, unknown> = { ...prev };
-  for (const [k, v] of Object.entries(next)) out[k] = k in out ? concatMerge(out[k], v) : v;
-  return out;
 }
 
 /**

@@ -5,21 +5,16 @@
  * endpoints, plugin sections that are not inert, a wider sandbox) is one trust item, kept only when
  * `FolderTrust` admits it.
  */
-import type { AgentConfig, PluginEntry } from "./config-schema.js";
+import type { AgentConfig } from "./config-schema.js";
 import type { PluginConfigSection } from "../plugin-types.js";
 import type { FolderTrust } from "./trust.js";
 import { fileDigest } from "../../kit/fs/trust-store.js";
-import { isPlainObject } from "../../kit/text/plain-object.js";
+import { isPlainObject, keepEntries as keep } from "../../kit/text/plain-object.js";
+import { pluginEntrySpec } from "../../kit/config/plugin-entries.js";
 import { narrowSandbox } from "./sandbox-narrow.js";
 import type { PermissionMode } from "../types.js";
 
 const MODE_RANK: Record<PermissionMode, number> = { plan: 0, default: 1, acceptEdits: 2, bypass: 3 };
-
-function entrySpec(entry: PluginEntry): { name: string; options: unknown } {
-  if (typeof entry === "string") return { name: entry, options: undefined };
-  if (Array.isArray(entry)) return { name: entry[0], options: entry[1] };
-  return { name: (entry as { name: string }).name, options: undefined };
-}
 
 /**
  * Core's keys of one folder file with every widening part the trust does not admit left out.
@@ -33,7 +28,7 @@ export function narrowFolderConfig(core: AgentConfig, file: string, trust: Folde
   if (core.env) out.env = keep(core.env, (name, value) => admit("environment variable", name, value, `${name} for the commands tools and hooks run`));
   if (core.plugins) {
     out.plugins = core.plugins.filter((entry) => {
-      const { name, options } = entrySpec(entry);
+      const { name, options } = pluginEntrySpec(entry);
       const local = name.startsWith(".") || name.startsWith("/");
       return admit("plugin", name, { options, code: local ? fileDigest(name) : undefined }, local ? `runs ${name} in the agent's process` : `runs the npm package ${name}`);
     });
@@ -78,10 +73,6 @@ interface FileSection {
   key: string;
   value: unknown;
   folder?: boolean;
-}
-
-function keep<T>(record: Record<string, T>, ok: (key: string, value: T) => boolean): Record<string, T> {
-  return Object.fromEntries(Object.entries(record).filter(([k, v]) => ok(k, v)));
 }
 
 /**

@@ -6,11 +6,9 @@
  */
 import type { AuditLog } from "../gate/audit.js";
 import type { BaseRegistrar } from "../registry/kind-entry.js";
-import { KIND_NAMES, KINDS, pluralOf, type KindName, type KindRegistrars, type Registries, type RegistrarOf } from "../registry/kinds.js";
+import { KIND_NAMES, KINDS, pluralOf, type KindName, type KindRegistrars as PluginRegistrars, type Registries, type RegistrarOf } from "../registry/kinds.js";
 import type { Entry, Registry, Rejection } from "../registry/registry.js";
 import type { ToolSources } from "../registry/tool-sources.js";
-
-export type { Registries };
 
 export interface RegistrarDeps {
   registries: Registries;
@@ -22,9 +20,7 @@ export interface RegistrarDeps {
   reject(plugin: string, what: KindName, r: Rejection): void;
 }
 
-/** A plugin's registrars, one per kind under its plural (`tools`, …, `agents`). */
-export type PluginRegistrars = KindRegistrars;
-
+/** Each plugin's registrars, one per kind under its plural (`tools`, …, `agents`). */
 export function createRegistrars(deps: RegistrarDeps): ((plugin: string) => PluginRegistrars) & { flushAudit(): void } {
   const pending = new Map<string, { plugin: string; kind: string; names: string[] }>();
   const made = new Map<string, PluginRegistrars>();

@@ -7,8 +7,9 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { AuditLog } from "../gate/audit.js";
 import { AgentError, errorMessage, sentence } from "../../kit/errors.js";
-import { EventStream, type AgentEvent } from "../hooks/events.js";
+import { EventStream } from "../hooks/events.js";
 import { freezeCopy } from "../../kit/freeze.js";
+import { definedOnly } from "../../kit/text/plain-object.js";
 import { Gate } from "../gate/gate.js";
 import { runCommand } from "./host-commands.js";
 import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "../host-types.js";
@@ -20,15 +21,16 @@ import { pluginHookView, tapPluginObject, withPluginScope } from "../plugins/plu
 import type { HostProblem, Plugin, PluginAuditRecord, PluginContext } from "../plugin-types.js";
 import { prepareHost as prepare, statusOf, type PreparedPlugin, type PreparedState } from "../plugins/prepare.js";
 import { ProcessScope } from "../../kit/processes.js";
+import { withTimeout } from "../../kit/timeout.js";
 import { noCommandSandbox } from "./no-sandbox.js";
 import { configuredModelError } from "../../kit/provider/model-aliases.js";
 import { addSecret, forgetEnvSecrets } from "../../kit/text/redact.js";
-import { createRegistrars, type Registries } from "./host-registrars.js";
-import { createRegistries, KIND_NAMES, KINDS, kindCounts, kindListings, pluralOf, registerHookOf, type RegisterHookName } from "../registry/kinds.js";
+import { createRegistrars } from "./host-registrars.js";
+import { createRegistries, KIND_NAMES, KINDS, kindCounts, kindListings, pluralOf, registerHookOf, type RegisterHookName, type Registries } from "../registry/kinds.js";
 import { sessionParts } from "../session/session.js";
 import { ToolSources } from "../registry/tool-sources.js";
 import { SessionLifecycle } from "../session/session-lifecycle.js";
-import { PERMISSION_MODES, type CommandSandbox, type Logger, type PermissionMode } from "../types.js";
+import { PERMISSION_MODES, type Logger, type PermissionMode } from "../types.js";
 import { createWorkspaceHandle } from "./workspace.js";
 import type { TrustItemInput } from "../config/trust.js";
 import type { AgentConfig } from "../config/config-schema.js";
@@ -253,14 +255,12 @@ async function openHost(state: PreparedState, openOptions: OpenHostOptions): Pro
       if (part && state.loaded.trust.covers(part)) return Promise.resolve(permissions.grantForTurn(plugin, rules.filter((r): r is string => typeof r === "string"), reason, `trusted folder: ${part.file}`));
       return permissions.requestGrant(plugin, rules, reason, config.permissions?.grants ?? "ask");
     },
-    askUser: (plugin, question) => permissions.askInput(plugin, question),
-    canAskUser: () => permissions.canAsk(),
+    gate,
     stopRun: (plugin, reason) => {
       if (!control.current) return false;
       control.current.requestStop(plugin, reason);
       return true;
     },
-    traceCalls: (context) => gate.traceCalls(context),
   };
   for (const p of state.plugins) if (p.status === "loaded") await setUp(p, parts);
 
@@ -287,27 +287,21 @@ async function runRegisterHooks(state: PreparedState, registrars: ReturnType<typ
   }
 }
 
-/** What setting a plugin up needs from the host being opened. */
-interface SetupParts {
+/** What setting a plugin up needs from the host being opened (what its context hands on as it is, typed as the context has it). */
+interface SetupParts extends Pick<PluginContext<any>, "processes" | "sandbox" | "emit" | "workspace" | "config"> {
   view: ReturnType<typeof pluginHostView>;
   state: PreparedState;
   registrars: ReturnType<typeof createRegistrars>;
   logFor(plugin: string): Logger;
-  processes: ProcessScope;
-  sandbox: CommandSandbox;
   report(p: HostProblem): void;
-  emit(e: AgentEvent): void;
   audit: AuditLog;
-  workspace: Host["workspace"];
-  config: Host["config"];
   registries: Registries;
   sources: ToolSources;
+  /** The call gate: its permissions ask the user, and it traces calls. */
+  gate: Gate;
   addReadRoot(plugin: string, dir: string, reason: string): string;
   requestGrant(plugin: string, rules: readonly unknown[], reason: string, part?: TrustItemInput): Promise<boolean>;
-  askUser(plugin: string, question: string): Promise<string | null>;
-  canAskUser(): boolean;
   stopRun(plugin: string, reason: string): boolean;
-  traceCalls(context: (callId: string) => Readonly<Record<string, string>> | undefined): void;
 }
 
 /** One plugin's `setup` (bounded), then its object's handlers tapped. A failure removes all it registered. */
@@ -337,12 +331,12 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     addReadRoot: (dir: string, reason: string) => parts.addReadRoot(p.name, String(dir), String(reason)),
     addSecret: (value: string, label: string) => addSecret(value, String(label)),
     requestGrant,
-    askUser: (question: string) => parts.askUser(p.name, String(question)),
-    canAskUser: () => parts.canAskUser(),
+    askUser: (question: string) => parts.gate.permissions.askInput(p.name, String(question)),
+    canAskUser: () => parts.gate.permissions.canAsk(),
     stopRun: (reason: string) => parts.stopRun(p.name, String(reason)),
     emit,
     traceCalls: (context: (callId: string) => Readonly<Record<string, string>> | undefined) => {
-      if (typeof context === "function") parts.traceCalls(context);
+      if (typeof context === "function") parts.gate.traceCalls(context);
     },
     audit: (r: PluginAuditRecord) =>
       audit.write({
@@ -360,7 +354,7 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     host: view,
   });
   try {
-    if (typeof plugin.setup === "function") await withTimeout(plugin.setup(ctx), state.setupMs, `setup did not settle within ${state.setupMs} ms (pluginTimeouts.startupMs raises it)`);
+    if (typeof plugin.setup === "function") await withTimeout(plugin.setup(ctx), state.setupMs, () => new Error(`setup did not settle within ${state.setupMs} ms (pluginTimeouts.startupMs raises it)`));
     tapPluginObject(plugin, p.hooks!, "setup");
   } catch (err) {
     state.failed.add(p.name);
@@ -370,20 +364,6 @@ async function setUp(p: PreparedPlugin, parts: SetupParts): Promise<void> {
     p.error = errorMessage(err);
     report({ kind: "plugin", plugin: p.name, message: `Plugin ${p.name} failed in setup: ${sentence(errorMessage(err))} Continuing without it.` });
   }
-}
-
-function withTimeout<T>(value: T | Promise<T>, ms: number, message: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(message)), ms);
-    Promise.resolve(value).then(
-      (v) => (clearTimeout(timer), resolve(v)),
-      (e: unknown) => (clearTimeout(timer), reject(e)),
-    );
-  });
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** Bypass mode where a settings file disabled it (Claude Code's `disableBypassPermissionsMode`): refused, naming the file. */

@@ -1,11 +1,12 @@
 /**
  * The workspace: the folders tools may touch. Paths are resolved lexically, then through the real
- * path of the deepest existing ancestor, so `..`, absolute paths and symlinks cannot lead outside.
+ * path of the deepest existing ancestor (kit/fs/real-path.ts), so `..`, absolute paths and symlinks
+ * cannot lead outside.
  */
 import path from "node:path";
 import { AgentError } from "../../kit/errors.js";
 import { isInside } from "../../kit/fs/path-inside.js";
-import { realFolder, realPath } from "../../kit/fs/real-path.js";
+import { pathLeads, realFolder, realPath } from "../../kit/fs/real-path.js";
 import type { Workspace } from "../types.js";
 
 /** Where a path leads through its symlinks, as `resolve` judges it (the gate's judged paths use it too). */
@@ -32,11 +33,7 @@ export function createWorkspaceHandle(root: string, extraRoots: readonly string[
       return readRoots;
     },
     resolve(p: string, options?: { access?: "read" | "write" }): string {
-      if (typeof p !== "string" || p.length === 0) throw new AgentError("E_PATH_OUTSIDE_WORKSPACE", "Path is empty.");
-      if (p.includes("\0")) throw new AgentError("E_PATH_OUTSIDE_WORKSPACE", "Path contains a NUL byte.");
-      // `~` is not expanded: a model asking for `~/x` gets a folder named `~` in the workspace, not $HOME.
-      const abs = path.resolve(realRoot, p);
-      const real = realPath(abs);
+      const { abs, real } = pathLeads(p, realRoot);
       const allowed = options?.access === "read" ? [...roots, ...readRoots] : roots;
       if (!allowed.some((r) => isInside(real, r))) {
         const lexicallyInside = [path.resolve(root), ...roots].some((r) => isInside(abs, r));

@@ -6,6 +6,8 @@
  * what happens is to return a value the host checks.
  */
 import { errorMessage } from "../../kit/errors.js";
+import { withTimeout } from "../../kit/timeout.js";
+import { eventTypes, tapOptionsOf, type RawTapOptions } from "../../kit/tap-options.js";
 import { ADAPTERS, type Adapter, type AdapterContext } from "../hooks/hook-adapters.js";
 import { HOOK_NAMES, HOOKS, type HookName, type HookTable, type RawHooks } from "../hooks/hooks.js";
 import { KIND_NAMES, pluralOf, registerHookOf, type RegisterHookName } from "../registry/kinds.js";
@@ -37,24 +39,6 @@ class HandlerTimeout extends Error {
   }
 }
 
-/** Settle with the handler's value, or reject once `ms` passed. */
-function bounded<T>(value: T | Promise<T>, ms: number): T | Promise<T> {
-  if (!value || typeof (value as Promise<T>).then !== "function" || ms === Infinity) return value;
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new HandlerTimeout(ms)), ms);
-    (value as Promise<T>).then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err);
-      },
-    );
-  });
-}
-
 type Handler = (...args: any[]) => unknown;
 
 function wrapHandler(plugin: string, hook: HookName, fn: Handler, opts: DriverOptions): Handler {
@@ -74,38 +58,14 @@ function wrapHandler(plugin: string, hook: HookName, fn: Handler, opts: DriverOp
     try {
       const out = adapter.call(fn, args, plugin, opts);
       if (sync || !out || typeof (out as Promise<unknown>).then !== "function") return out;
-      return (bounded(out, opts.timeoutMs(hook)) as Promise<unknown>).then(undefined, (err: unknown) => fail(args, err));
+      const ms = opts.timeoutMs(hook);
+      // Settles with the handler's value, or rejects once `ms` passed (a model-bound hook is not bounded).
+      const bounded = ms === Infinity ? (out as Promise<unknown>) : withTimeout(out, ms, () => new HandlerTimeout(ms));
+      return bounded.then(undefined, (err: unknown) => fail(args, err));
     } catch (err) {
       return fail(args, err);
     }
   };
-}
-
-/** An event tap's `types`, as a set; undefined for every type. */
-function eventTypes(options: string | TapOptions): ReadonlySet<string> | undefined {
-  const types = typeof options === "object" ? (options as { types?: unknown }).types : undefined;
-  if (types === undefined) return undefined;
-  if (!Array.isArray(types) || !types.every((t) => typeof t === "string")) throw new TypeError("event tap types must be an array of event type names");
-  return new Set(types as string[]);
-}
-
-/** What tapable is told of a tap: named after the plugin, its own `stage` added to the plugin's, its `before`. */
-interface RawTapOptions {
-  name: string;
-  stage: number;
-  before?: string | string[];
-}
-
-function tapOptionsOf(options: string | TapOptions | undefined, plugin: string, stage: number): RawTapOptions {
-  if (options === undefined || typeof options === "string") return { name: plugin, stage };
-  if (typeof options !== "object" || options === null) throw new TypeError("tap options must be a string or { name, stage?, before? }");
-  const own: unknown = options.stage ?? 0;
-  if (typeof own !== "number" || !Number.isFinite(own)) throw new TypeError("tap option stage must be a finite number");
-  const before: unknown = options.before;
-  if (before === undefined) return { name: plugin, stage: stage + own };
-  const names = typeof before === "string" ? [before] : before;
-  if (!Array.isArray(names) || !names.every((n) => typeof n === "string")) throw new TypeError("tap option before must be a plugin name or a list of plugin names");
-  return { name: plugin, stage: stage + own, before: [...names] };
 }
 
 /**

@@ -5,16 +5,14 @@
  * checked against the plugin's schema before the plugin sees them.
  */
 import { existsSync, statSync } from "node:fs";
-import { zodIssues } from "../config/config.js";
+import { parseOrConfigError } from "../../kit/schema.js";
 import type { PluginEntry } from "../config/config-schema.js";
-import { ConfigError } from "../../kit/errors.js";
 import type { Plugin, PluginFactory } from "../plugin-types.js";
 import type { PluginPackageFormat } from "../contract.js";
-import { candidates, findOwnPackageDir, isLocalPath, packageDirOf, readPackageJson, resolvePackage, type PackageJson } from "../../kit/plugin-resolve.js";
+import { candidates, findOwnPackageDir, isLocalPath, packageDirOf, readPackageJson, resolvePluginModule, type PackageJson } from "../../kit/plugin-resolve.js";
 import { RAW_FACTORY } from "../define.js";
 import { hostVersion } from "../../kit/version.js";
-import { importResolvingSelf } from "../../kit/self-package.js";
-import type { z } from "zod";
+import { defaultExport, importResolvingSelf } from "../../kit/self-package.js";
 
 export interface PluginSpec {
   /** How the plugin was named in config (`builtin` for built-ins, `inline:<name>` for objects). */
@@ -68,9 +66,7 @@ export async function instantiate(
   spec: string,
   origin?: string,
 ): Promise<{ plugin: Plugin<any>; options: unknown }> {
-  let exported = (mod as { default?: unknown })?.default ?? mod;
-  // Double default from CJS interop (`module.exports = { default: plugin }`).
-  if (exported && typeof exported === "object" && "default" in exported && !("name" in exported)) exported = (exported as { default: unknown }).default;
+  const exported = defaultExport(mod);
   let plugin: unknown = exported;
   let opts: unknown = options;
   if (typeof exported === "function") {
@@ -88,14 +84,8 @@ export async function instantiate(
 }
 
 /** Options that do not fit the plugin's schema are a config error naming the plugin and the option. */
-function checkOptions(schema: z.ZodType, options: Record<string, unknown>, spec: string, origin: string | undefined): unknown {
-  if (typeof (schema as { safeParse?: unknown }).safeParse !== "function") return options;
-  const parsed = schema.safeParse(options);
-  if (parsed.success) return parsed.data;
-  throw new ConfigError(
-    origin,
-    zodIssues(parsed.error).map((i) => ({ path: `plugins[${spec}] options${i.path ? `.${i.path}` : ""}`, message: i.message })),
-  );
+function checkOptions(schema: unknown, options: Record<string, unknown>, spec: string, origin: string | undefined): unknown {
+  return parseOrConfigError(schema, options, origin, `plugins[${spec}] options`);
 }
 
 /** The format that claims a folder entry; undefined for a file. A folder no format claims is an error saying so. */
@@ -127,17 +117,8 @@ export function specFromEntry(entry: PluginEntry, baseDirs: string[], origins?: 
           return { exported: plugin, dir: file, version: plugin.version };
         }
       } else {
-        for (const base of baseDirs) {
-          for (const c of candidates(name)) {
-            file = resolvePackage(c, base);
-            if (file) break;
-          }
-          if (file) break;
-        }
-        if (!file) {
-          const tried = candidates(name).join(" or ");
-          throw new PluginLoadError(name, `package ${tried} is not installed (looked in node_modules from ${baseDirs[0]}). Install it with: agent plugin add ${name}`);
-        }
+        file = resolvePluginModule(name, baseDirs);
+        if (!file) throw new PluginLoadError(name, `package ${candidates(name).join(" or ")} is not installed (looked in node_modules from ${baseDirs[0]}). Install it with: agent plugin add ${name}`);
       }
       // The package's folder (what skillDirs are relative to), also for a file inside a package.
       const dir = isLocalPath(name) ? packageDirOf(file) : (findOwnPackageDir(name, baseDirs) ?? packageDirOf(file));
@@ -153,17 +134,3 @@ export function specFromEntry(entry: PluginEntry, baseDirs: string[], origins?: 
     },
   };
 }
-
-/** Whether a `disabledPlugins` entry names this plugin: its name, its config entry, or the package either stands for. */
-export function isDisabled(disabled: readonly string[] | undefined, spec: { from: string; name?: string }): boolean {
-  if (!disabled?.length) return false;
-  const names = new Set<string>();
-  if (spec.name) names.add(spec.name);
-  if (spec.from !== "builtin" && !spec.from.startsWith("inline:")) {
-    names.add(spec.from);
-    if (!isLocalPath(spec.from)) for (const c of candidates(spec.from)) names.add(c);
-  }
-  return disabled.some((d) => names.has(d) || (!isLocalPath(d) && candidates(d).some((c) => names.has(c))));
-}
-
-export { resolvePackage };

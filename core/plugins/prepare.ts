@@ -6,14 +6,16 @@
  */
 import path from "node:path";
 import { checkSections, mergeHookConfig, type SectionOwner } from "../config/config-sections.js";
-import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig, type PluginEntry } from "../config/config-schema.js";
-import { loadConfig, zodIssues, type LoadedConfig } from "../config/config.js";
-import { isLocalPath } from "../../kit/plugin-resolve.js";
+import { AgentConfigSchema, CORE_CONFIG_KEYS, type AgentConfig } from "../config/config-schema.js";
+import { loadConfig, type LoadedConfig } from "../config/config.js";
+import { firstIssue } from "../../kit/schema.js";
+import { absolutePluginEntry, isDisabled } from "../../kit/config/plugin-entries.js";
+import { pluginFolders } from "../../kit/plugin-resolve.js";
 import { AgentError, ConfigError, errorMessage, sentence } from "../../kit/errors.js";
 import { createHooks, HOOKS, type HookName, type HookTable, type RawHooks } from "../hooks/hooks.js";
 import type { CreateHostOptions, Host, OpenHostOptions, PreparedHost } from "../host-types.js";
 import { pluginHookView, tapPluginObject, type DriverOptions } from "./plugin-driver.js";
-import { instantiate, isDisabled, specFromEntry, type PluginSpec } from "./plugin-loader.js";
+import { instantiate, specFromEntry, type PluginSpec } from "./plugin-loader.js";
 import { kindCounts, type KindCounts } from "../registry/kinds.js";
 import type { ConfigEnv, HostProblem, Plugin, PluginStatus } from "../plugin-types.js";
 import type { PluginPackageFormat } from "../contract.js";
@@ -205,7 +207,8 @@ async function loadPlugins(state: PreparedState, options: CreateHostOptions): Pr
   const { loaded } = state;
   const disabled = loaded.config.disabledPlugins;
   const formats = options.packageFormats ?? [];
-  const entries = [...(loaded.config.plugins ?? []), ...(options.plugins ?? []).map((e) => relativeTo(state.cwd, e)), ...(await installedPackages(state, formats))];
+  // A path in `createHost({ plugins })` is relative to the host's cwd, as one in a config file is to that file.
+  const entries = [...(loaded.config.plugins ?? []), ...(options.plugins ?? []).map((e) => absolutePluginEntry(e, state.cwd)), ...(await installedPackages(state, formats))];
   const specs: PluginSpec[] = [
     ...(options.builtins ?? []).map(
       (b): PluginSpec => ({ from: "builtin", name: b.name, options: {}, load: async () => ({ exported: await b.load() }) }),
@@ -262,14 +265,6 @@ async function installedPackages(state: PreparedState, formats: readonly PluginP
   return lists.flat().filter((d) => typeof d === "string" && path.isAbsolute(d));
 }
 
-/** A path in `createHost({ plugins })` is relative to the host's cwd, as one in a config file is to that file. */
-function relativeTo(cwd: string, entry: PluginEntry): PluginEntry {
-  const abs = (p: string) => (isLocalPath(p) ? path.resolve(cwd, p) : p);
-  if (typeof entry === "string") return abs(entry);
-  if (Array.isArray(entry)) return [abs(entry[0]), entry[1]];
-  return entry;
-}
-
 function sectionOwners(state: PreparedState): Map<string, SectionOwner> {
   const owners = new Map<string, SectionOwner>();
   for (const p of state.plugins) {
@@ -299,7 +294,7 @@ function pluginSections(state: PreparedState, owners: Map<string, SectionOwner>)
     for (const [key, value] of Object.entries(p.plugin!.sections)) {
       const owner = CORE_CONFIG_KEYS.includes(key) ? undefined : owners.get(key);
       const parsed = owner?.section.schema.safeParse(value);
-      const problem = !parsed ? "no loaded plugin owns that key" : parsed.success ? undefined : describeIssue(zodIssues(parsed.error)[0]);
+      const problem = !parsed ? "no loaded plugin owns that key" : parsed.success ? undefined : firstIssue(parsed.error);
       if (problem) state.problems.push({ kind: "plugin", plugin: p.name, message: `Plugin ${p.name}: its "${key}" entries were left out: ${problem}` });
       else out.push({ file: `plugin ${p.name}`, key, value });
     }
@@ -310,20 +305,13 @@ function pluginSections(state: PreparedState, owners: Map<string, SectionOwner>)
 /** Why a whole config is invalid, or undefined: core's keys and every owned section. */
 function validateWhole(config: AgentConfig, owners: Map<string, SectionOwner>): string | undefined {
   const core = AgentConfigSchema.safeParse(config);
-  if (!core.success) return describeIssue(zodIssues(core.error)[0]);
+  if (!core.success) return firstIssue(core.error);
   for (const [key, owner] of owners) {
     if (config[key] === undefined) continue;
     const r = owner.section.schema.safeParse(config[key]);
-    if (!r.success) {
-      const issue = zodIssues(r.error)[0];
-      return describeIssue({ path: issue?.path ? `${key}.${issue.path}` : key, message: issue?.message ?? "invalid" });
-    }
+    if (!r.success) return firstIssue(r.error, key);
   }
   return undefined;
-}
-
-function describeIssue(i: { path: string; message: string } | undefined): string {
-  return i ? `${i.path || "(root)"}: ${i.message}` : "invalid";
 }
 
 export function statusOf(p: PreparedPlugin, counts?: (plugin: string) => KindCounts): PluginStatus {
@@ -337,14 +325,8 @@ export function statusOf(p: PreparedPlugin, counts?: (plugin: string) => KindCou
     ...(p.version !== undefined ? { version: p.version } : {}),
     ...(p.dir !== undefined ? { dir: p.dir } : {}),
     ...(p.file !== undefined ? { file: p.file } : {}),
-    skillDirs: folders(base, p.plugin?.skillDirs),
-    commandDirs: folders(base, p.plugin?.commandDirs),
+    skillDirs: pluginFolders(base, p.plugin?.skillDirs),
+    commandDirs: pluginFolders(base, p.plugin?.commandDirs),
     ...c,
   });
-}
-
-/** A plugin's folders, absolute: relative ones from its package folder (dropped without one). */
-function folders(base: string | undefined, dirs: readonly string[] | undefined): readonly string[] {
-  if (!Array.isArray(dirs)) return Object.freeze([]);
-  return Object.freeze(dirs.filter((d) => typeof d === "string" && (base || path.isAbsolute(d))).map((d) => (base ? path.resolve(base, d) : d)));
 }

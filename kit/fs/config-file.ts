@@ -1,6 +1,6 @@
 /**
  * The agent's config files as files: where a project's is found (`CONFIG_SEARCH_PLACES`, from the cwd
- * up to the project root) and how one is loaded, whatever its format (code through jiti, JSON with a BOM
+ * up to the project root), the user's in their config folder, and how one is loaded, whatever its format (code through jiti, JSON with a BOM
  * accepted, `.agentrc` as JSON or YAML, through cosmiconfig), with an error that says where. What the
  * value means (the schema, the merge, what a folder's trust admits) is the kernel's (core/config/).
  */
@@ -152,4 +152,23 @@ export function loadErrorMessage(message: string, file: string): string {
 
 function firstLine(s: string): string {
   return s.split("\n").find((l) => l.trim()) ?? s;
+}
+
+/** The user's config file in their config folder: the first of `config.json`, `config.yaml`, `config.yml` that exists. */
+export function findUserConfigFile(dir: string): string | undefined {
+  return ["config.json", "config.yaml", "config.yml"].map((name) => path.join(dir, name)).find((file) => existsSync(file));
+}
+
+/** A config file that runs as code when it is loaded (`agent.config.ts`, `.mjs` …). */
+export function isCodeConfigFile(file: string): boolean {
+  return /\.(?:[cm]?js|[cm]?ts)$/.test(file);
+}
+
+/** `file` when it is a regular file (what a config folder's optional file must be to be read), else undefined. */
+export function regularFile(file: string): string | undefined {
+  try {
+    return statSync(file).isFile() ? file : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,8 +1,8 @@
 /**
  * Where a path really leads, for paths that may not exist yet. Three readings, each for its caller:
  * `realFolder` (a folder's real path, else the path as given: the key of a trust decision, a workspace
- * root), `realPath` (the workspace's check: a missing tail joined to the real path of what exists, a
- * dangling symlink followed to its target) and `realTarget` (the protected paths' check: each existing
+ * root), `realPath` (the workspace's check, through `pathLeads`: a missing tail joined to the real path of
+ * what exists, a dangling symlink followed to its target) and `realTarget` (the protected paths' check: each existing
  * component through its symlinks, `..` taken where the previous one really is, the rest as spelt).
  */
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
@@ -51,6 +51,19 @@ function realpathDeep(p: string, depth = 0): string {
  */
 export function realPath(abs: string): string {
   return realpathDeep(abs);
+}
+
+/**
+ * Where a path a tool was given leads from `base`: as written (`abs`: `..` and absolute paths taken
+ * lexically) and really (`real`, through its symlinks: see realPath). An empty path or one holding a
+ * NUL byte leads nowhere: an AgentError, as a path outside the workspace is.
+ */
+export function pathLeads(p: unknown, base: string): { abs: string; real: string } {
+  if (typeof p !== "string" || p.length === 0) throw new AgentError("E_PATH_OUTSIDE_WORKSPACE", "Path is empty.");
+  if (p.includes("\0")) throw new AgentError("E_PATH_OUTSIDE_WORKSPACE", "Path contains a NUL byte.");
+  // `~` is not expanded: a model asking for `~/x` gets a folder named `~` in the workspace, not $HOME.
+  const abs = path.resolve(base, p);
+  return { abs, real: realPath(abs) };
 }
 
 /**

@@ -5,7 +5,8 @@
  */
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
-import { instantiate, resolvePackage } from "../../core/plugins/plugin-loader.js";
+import { instantiate } from "../../core/plugins/plugin-loader.js";
+import { resolvePackage } from "../../kit/plugin-resolve.js";
 import { closeHosts, testHost } from "../helpers/host.js";
 import { DIST_INDEX, DIST_INDEX_URL, assertBuilt } from "../helpers/paths.js";
 import { cleanupTemp, tempProject, type TempProject } from "../helpers/project.js";
