@@ -564,13 +564,11 @@ export interface CliSessionHostOptions extends OpenHostOptions {
   quiet?: boolean;
 }
 
-/** A host a command opened for one session it serves (`CliContext.openSessionHost`). */
-export interface CliSessionHost extends PluginHost {
-  /** The user changes the permission mode (an editor's mode picker); audited (kind `mode`) with `by`. */
-  setPermissionMode(mode: PermissionMode, options?: { by?: string }): void;
-  /** Close it now (idempotent); the CLI closes every session host still open when the command returns. */
-  close(): Promise<void>;
-}
+/**
+ * A host a command opened for one session it serves (`CliContext.openSessionHost`): the user may change its
+ * permission mode (an editor's mode picker). The CLI closes every session host still open when the command returns.
+ */
+export type CliSessionHost = PluginHost & Pick<Host, "setPermissionMode" | "close">;
 
 /** What a CLI command's `run` receives. */
 export interface CliContext<V = Record<string, unknown>> {

@@ -333,10 +333,7 @@ export interface CallAgent {
 }
 
 /** Who a call is made for, as audit records, events and hooks' views name it. */
-export interface CallAgentInfo {
-  readonly name: string;
-  readonly parentCallId?: string;
-}
+export type CallAgentInfo = Pick<CallAgent, "name" | "parentCallId">;
 
 /**
  * Answer to a permission question. `allow_project`: as `allow_session`, said by an asker that also wrote
