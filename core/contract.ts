@@ -14,9 +14,8 @@ import type { KindArrays, KindCounts, KindListings, KindRegistrars } from "./reg
 import type { ModelMessage } from "./loop/model.js";
 import type { CompactOutcome, ResumeResult } from "./hooks/hook-types.js";
 import type { TrustReport, FolderTrustView, TrustItemInput } from "./config/trust.js";
-import type { AuditSink } from "./gate/audit.js";
+import type { AuditRecord, AuditSink } from "./gate/audit.js";
 import type {
-  AuditKind,
   CallOptions,
   CommandResult,
   CommandSandbox,
@@ -24,8 +23,6 @@ import type {
   PermissionAsker,
   PermissionMode,
   ProcessTracker,
-  RegisteredCommand,
-  RegisteredTool,
   SessionGrant,
   ToolResult,
   Workspace,
@@ -67,16 +64,7 @@ export interface PluginConfigSection {
 }
 
 /** An audit record a plugin writes (`ctx.audit`); `source` is the plugin's name. */
-export interface PluginAuditRecord {
-  kind: AuditKind;
-  name: string;
-  outcome: string;
-  detail?: unknown;
-  durationMs?: number;
-  /** The tool call this record belongs to, if any. */
-  callId?: string;
-  error?: string;
-}
+export type PluginAuditRecord = Pick<AuditRecord, "kind" | "name" | "outcome" | "detail" | "durationMs" | "callId" | "error">;
 
 /**
  * A plugin: a plain object. `O` is the type of its options. Its definitions of each kind (`tools`,
@@ -241,7 +229,7 @@ export interface HostProblem {
 
 /** Options for one run of the agent loop (`host.run`). */
 export interface RunOptions {
-  /** `provider:model` for this run; default `host.session.model`. */
+  /** `provider:model` (or a model alias) for this run; default `host.session.model`. */
   model?: string;
   /** Model requests allowed in this run; default config `maxTurns`, else 50. */
   maxTurns?: number;
@@ -255,8 +243,8 @@ export interface RunOptions {
   idleTimeoutMs?: number;
 }
 
-/** A run apart from the session (`runDetached`): a subagent's. */
-export interface DetachedRunOptions {
+/** A run apart from the session (`runDetached`): a subagent's; `systemPrompt` is its `system`. */
+export interface DetachedRunOptions extends Omit<RunOptions, "systemPrompt"> {
   /** The first user message. */
   prompt: string;
   /** The whole system prompt. */
@@ -265,31 +253,14 @@ export interface DetachedRunOptions {
   tools: readonly string[];
   /** Who the calls are made for: named in the audit, events and hooks; `mode` narrows the session's. */
   agent: { name: string; parentCallId?: string; mode?: PermissionMode };
-  /** `provider:model` or an alias; default the session's model. */
-  model?: string;
-  /** Model requests allowed; default config `maxTurns`, else 50. */
-  maxTurns?: number;
-  signal?: AbortSignal;
-  retry?: RunOptions["retry"];
-  idleTimeoutMs?: number;
   /** Each message as it joins the run's conversation (for a transcript). */
   onMessage?(message: ModelMessage): void;
 }
 
 /** What a detached run ended with; model failures are reported here, not thrown. */
-export interface DetachedRunResult {
-  reason: StopReason;
-  ok: boolean;
-  /** The text of the last assistant message. */
-  text: string;
-  model: string;
-  turns: number;
-  toolCalls: number;
-  usage: { inputTokens: number; outputTokens: number };
-  durationMs: number;
+export interface DetachedRunResult extends Omit<RunResult, "sessionId" | "stoppedBy"> {
   /** The run's whole conversation. */
   messages: readonly ModelMessage[];
-  error?: { code: string; message: string };
 }
 
 /** What a run of the agent loop ended with. Model failures are reported here, not thrown. */
@@ -361,17 +332,13 @@ export interface PluginHost extends KindListings {
   readonly configOrigins: readonly ConfigOrigin[];
   readonly sessionId: string;
   readonly workspace: Workspace;
-  readonly tools: {
-    list(): RegisteredTool[];
-    get(name: string): RegisteredTool | undefined;
+  readonly tools: KindListings["tools"] & {
     /** Call a tool through the full gate. Never throws: see `ToolResult.ok`. */
     call(name: string, input: unknown, options?: CallOptions): Promise<ToolResult>;
     /** Load tool sources (MCP servers) not loaded yet: all, or those providing `names`; see `ToolSource`. Never rejects. */
     load(options?: ToolLoadOptions): Promise<ToolLoadResult>;
   };
-  readonly commands: {
-    list(): RegisteredCommand[];
-    get(name: string): RegisteredCommand | undefined;
+  readonly commands: KindListings["commands"] & {
     /** Run `/name args`. */
     run(line: string, options?: { signal?: AbortSignal }): Promise<CommandResult>;
   };
@@ -510,18 +477,12 @@ export type OpenHostOptions = Pick<CreateHostOptions, "permissionMode" | "askPer
  * A host read but not set up (Vite's "config before setup"): config files merged, plugins imported
  * and instantiated, the `config` hook run, plugin config sections checked. Nothing is started yet.
  */
-export interface PreparedHost {
-  readonly cwd: string;
-  readonly config: Readonly<AgentConfig>;
-  readonly configFiles: readonly string[];
-  /** Which file gave each part of the config (each permission rule, each key), in merge order. */
-  readonly configOrigins: readonly ConfigOrigin[];
+export interface PreparedHost extends Pick<PluginHost, "cwd" | "config" | "configFiles" | "configOrigins" | "problems"> {
   readonly configDir: string;
   readonly projectRoot: string;
   /** The user config folder read (user-level instructions live there), undefined when user config is off. */
   readonly userConfigDir?: string;
   readonly plugins: readonly PluginStatus[];
-  readonly problems: readonly HostProblem[];
   /** The project folder's trust: its state, every part that would run or widen, and those not loaded. */
   readonly trust: TrustReport;
   /** The CLI subcommands plugins declare (`agent <name>`), with the plugin that owns each. */
@@ -603,13 +564,11 @@ export interface CliSessionHostOptions extends OpenHostOptions {
   quiet?: boolean;
 }
 
-/** A host a command opened for one session it serves (`CliContext.openSessionHost`). */
-export interface CliSessionHost extends PluginHost {
-  /** The user changes the permission mode (an editor's mode picker); audited (kind `mode`) with `by`. */
-  setPermissionMode(mode: PermissionMode, options?: { by?: string }): void;
-  /** Close it now (idempotent); the CLI closes every session host still open when the command returns. */
-  close(): Promise<void>;
-}
+/**
+ * A host a command opened for one session it serves (`CliContext.openSessionHost`): the user may change its
+ * permission mode (an editor's mode picker). The CLI closes every session host still open when the command returns.
+ */
+export type CliSessionHost = PluginHost & Pick<Host, "setPermissionMode" | "close">;
 
 /** What a CLI command's `run` receives. */
 export interface CliContext<V = Record<string, unknown>> {

@@ -267,24 +267,23 @@ export interface FileWrite {
   tree?: boolean;
 }
 
-/** A tool as the registry shows it, after the gate accepted it: a frozen description, with no way to run it but `tools.call`. */
-export interface RegisteredTool {
-  readonly name: string;
-  readonly description: string;
-  readonly risk: Risk;
+/**
+ * A definition as the registry shows it: its data, read-only (lists too), with `source` always set and the
+ * plugin that registered it.
+ */
+type Registered<D, Data = Omit<D, "source">> = { readonly [K in keyof Data]: Data[K] extends readonly string[] | undefined ? readonly string[] : Data[K] } & {
   /** Plugin name, or the definition's `source`. */
   readonly source: string;
   /** The plugin that registered it. */
   readonly plugin: string;
+};
+
+/** A tool as the registry shows it, after the gate accepted it: a frozen description, with no way to run it but `tools.call`. */
+export interface RegisteredTool extends Registered<Pick<ToolDefinition, "name" | "description" | "timeoutMs" | "maxOutputBytes" | "meta" | "aliases" | "deferLoading">> {
+  /** The definition's, or `execute` (the config's `tools.overrides` may set it). */
+  readonly risk: Risk;
   /** JSON Schema of the input (converted from zod for local tools). */
   readonly inputSchema: JsonSchema;
-  readonly timeoutMs?: number;
-  readonly maxOutputBytes?: number;
-  readonly meta?: Record<string, unknown>;
-  /** Other names people know it by (see `ToolDefinition.aliases`). */
-  readonly aliases?: readonly string[];
-  /** See `ToolDefinition.deferLoading`. */
-  readonly deferLoading?: boolean;
 }
 
 export type CallOutcome = "ok" | "error" | "denied" | "timeout" | "invalid" | "aborted";
@@ -334,10 +333,7 @@ export interface CallAgent {
 }
 
 /** Who a call is made for, as audit records, events and hooks' views name it. */
-export interface CallAgentInfo {
-  readonly name: string;
-  readonly parentCallId?: string;
-}
+export type CallAgentInfo = Pick<CallAgent, "name" | "parentCallId">;
 
 /**
  * Answer to a permission question. `allow_project`: as `allow_session`, said by an asker that also wrote
@@ -465,13 +461,8 @@ export interface CommandContext {
   revokeGrant(n: number): SessionGrant | undefined;
 }
 
-export interface RegisteredCommand {
-  readonly name: string;
-  readonly description: string;
-  readonly argumentHint?: string;
-  readonly source: string;
-  readonly plugin: string;
-}
+/** A slash command as the registry shows it: a frozen copy of its definition. */
+export type RegisteredCommand = Registered<Omit<CommandDefinition, "run">>;
 
 /** A skill: Markdown instructions the model can pull into its context. Follows the SKILL.md rules. */
 export interface SkillDefinition {
@@ -488,15 +479,8 @@ export interface SkillDefinition {
   meta?: Record<string, unknown>;
 }
 
-export interface RegisteredSkill {
-  readonly name: string;
-  readonly description: string;
-  readonly content: string | (() => Promise<string>);
-  readonly path?: string;
-  readonly source: string;
-  readonly plugin: string;
-  readonly meta?: Record<string, unknown>;
-}
+/** A skill as the registry shows it: a frozen copy of its definition (read its body with kit's `skillBody`). */
+export type RegisteredSkill = Registered<SkillDefinition>;
 
 /**
  * A subagent: a prompt and a narrower set of tools for a loop of its own (Claude Code's subagent format,
@@ -531,21 +515,7 @@ export interface AgentDefinition {
 }
 
 /** An agent as the registry shows it: a frozen copy of its definition. */
-export interface RegisteredAgent {
-  readonly name: string;
-  readonly description: string;
-  readonly tools?: readonly string[];
-  readonly disallowedTools?: readonly string[];
-  readonly model?: string;
-  readonly permissionMode?: PermissionMode;
-  readonly maxTurns?: number;
-  readonly skills?: readonly string[];
-  readonly prompt: string;
-  readonly source: string;
-  readonly path?: string;
-  readonly plugin: string;
-  readonly meta?: Record<string, unknown>;
-}
+export type RegisteredAgent = Registered<AgentDefinition>;
 
 /** The workspace a tool may touch. */
 export interface Workspace {

@@ -27,6 +27,7 @@ export interface AuditFileRecord {
   /** Plugin or MCP server. */
   source: string;
   name: string;
+  /** The tool call this record belongs to, if any. */
   callId?: string;
   /** Who asked for the call, when not the host's own loop or CLI (`CallOptions.caller`). */
   caller?: string;

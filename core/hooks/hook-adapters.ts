@@ -7,7 +7,7 @@ import { freezeCopy, plainCopy } from "../../kit/freeze.js";
 import type { AttributedDecision, BeforeToolCallDecision, Collector, FailingCollector } from "./hook-types.js";
 import { HOOKS, type HandedArgs, type HookName, type HostArgs } from "./hooks.js";
 import { fromPluginConfigView, pluginConfigView } from "../host/host-view.js";
-import { KIND_NAMES, registerHookOf, type RegisterHookName } from "../registry/kinds.js";
+import { perKind, registerHookOf, type RegisterHookName } from "../registry/kinds.js";
 
 /** What an adapter may ask of the driver. */
 export interface AdapterContext {
@@ -69,13 +69,6 @@ export class FirstAnswer<V, A> implements Collector<V> {
   }
 }
 
-/** The register hooks (one per kind, kinds.ts) hand each handler the plugin's registrar as it is. */
-function registerAdapters(): Pick<Adapters, RegisterHookName> {
-  const adapters = Object.fromEntries(KIND_NAMES.map((kind) => [registerHookOf(kind), passThrough()]));
-  // Object.fromEntries forgets the keys; a register hook's handler is handed what the host passes.
-  return adapters as Pick<Adapters, RegisterHookName>;
-}
-
 export const ADAPTERS: Adapters = {
   config: {
     // The handler gets a frozen copy and returns config to merge; the waterfall goes on with the merge.
@@ -86,7 +79,8 @@ export const ADAPTERS: Adapters = {
     },
     fail: () => undefined,
   },
-  ...registerAdapters(),
+  // The register hooks (one per kind, kinds.ts) hand each handler the plugin's registrar as it is.
+  ...perKind<Pick<Adapters, RegisterHookName>>(passThrough, registerHookOf),
   sessionStart: collecting("sessionStart"),
   sessionLoad: collecting("sessionLoad"),
   userPromptSubmit: collecting("userPromptSubmit"),

@@ -83,10 +83,3 @@ export class SyncSeriesHook<Host extends unknown[], View extends unknown[] = Hos
     return new SyncHook<Host>(this.args);
   }
 }
-
-export type AnyHookEntry =
-  | SeriesHook<any, any, any, any>
-  | BailHook<any, any, any, any, any>
-  | WaterfallHook<any, any, any, any>
-  | ParallelHook<any>
-  | SyncSeriesHook<any, any, any, any>;

@@ -38,17 +38,21 @@ export interface ToolCallState {
 /** A `beforeToolCall` decision, with who made it. */
 export type AttributedDecision = { deny: string; plugin: string };
 
-/** The conversation starts: the first run of a session, or the first after `session.clear()`. */
-export interface SessionStartInfo {
+/** What the session hooks' views share: the session, its folder and permission mode, the run's signal. */
+interface SessionView {
   readonly sessionId: string;
-  /** `startup`: the session's first run; `clear`: the first run after the conversation was cleared; `resume`: the first after a saved session was resumed. */
-  readonly source: "startup" | "clear" | "resume";
-  /** `provider:model` of the run that starts it. */
-  readonly model: string;
   readonly cwd: string;
   readonly mode: PermissionMode;
   /** The run's signal (Ctrl-C cancels it). */
   readonly signal?: AbortSignal;
+}
+
+/** The conversation starts: the first run of a session, or the first after `session.clear()`. */
+export interface SessionStartInfo extends SessionView {
+  /** `startup`: the session's first run; `clear`: the first run after the conversation was cleared; `resume`: the first after a saved session was resumed. */
+  readonly source: "startup" | "clear" | "resume";
+  /** `provider:model` of the run that starts it. */
+  readonly model: string;
 }
 
 /** `context` is added to the system prompt of every request until the conversation ends. */
@@ -70,11 +74,8 @@ export interface SystemPromptInfo {
 export type SystemPromptSection = { section: string };
 
 /** The conversation ended: cleared (`session.clear()`), or the host closed. */
-export interface SessionEndInfo {
-  readonly sessionId: string;
+export interface SessionEndInfo extends Omit<SessionView, "signal"> {
   readonly reason: "clear" | "close";
-  readonly cwd: string;
-  readonly mode: PermissionMode;
 }
 
 /** A subagent starts (`runDetached`): who, for which call, on which model. */
@@ -98,13 +99,8 @@ export interface SubagentStopInfo extends SubagentStartInfo {
 }
 
 /** A prompt about to be sent: the user's text as typed, before it reaches the conversation. */
-export interface UserPromptInfo {
-  readonly sessionId: string;
+export interface UserPromptInfo extends SessionView {
   readonly prompt: string;
-  readonly cwd: string;
-  readonly mode: PermissionMode;
-  /** The run's signal (Ctrl-C cancels it). */
-  readonly signal?: AbortSignal;
 }
 
 /**
@@ -145,17 +141,13 @@ export interface PermissionVote {
 }
 
 /** The user is about to be asked about a call (in a terminal or not): what `permissionRequest` handlers see. */
-export interface PermissionPromptInfo<I = unknown> extends ToolCallInfo<I> {
-  readonly subjects?: readonly string[];
+export interface PermissionPromptInfo<I = unknown> extends ToolCallInfo<I>, Pick<PermissionCheck<I>, "subjects" | "mode" | "signal"> {
   /** Why the question is asked: `mode:<mode>`, an ask rule, or `plugin:<name>` for a plugin's `ask` vote. */
   readonly reason: string;
   /** True when the question comes from the mode alone: only then is an `allow` answer taken. */
   readonly answerable: boolean;
   /** The rules that would allow exactly this call without asking. */
   readonly suggestedRules: readonly string[];
-  readonly mode: PermissionMode;
-  /** The caller's signal (Ctrl-C cancels it). */
-  readonly signal?: AbortSignal;
 }
 
 /**
@@ -164,23 +156,17 @@ export interface PermissionPromptInfo<I = unknown> extends ToolCallInfo<I> {
  * `allow`) replaces the input; the gate validates it and decides again (a deny rule still denies it).
  * Several handlers: deny beats allow; with no answer the user is asked.
  */
-export interface PermissionPromptAnswer {
+export interface PermissionPromptAnswer extends Omit<PermissionVote, "decision"> {
   decision: "allow" | "deny";
-  reason?: string;
-  input?: unknown;
 }
 
 /** The model finished its answer (no tool calls left): the run is about to end. */
-export interface StopInfo {
-  readonly sessionId: string;
+export interface StopInfo extends Omit<SessionView, "cwd"> {
   /** True when the run goes on because a `stop` handler asked it to (check it to avoid looping). */
   readonly stopHookActive: boolean;
   /** The text of the model's last message. */
   readonly lastMessage: string;
   readonly turns: number;
-  readonly mode: PermissionMode;
-  /** The run's signal (Ctrl-C cancels it). */
-  readonly signal?: AbortSignal;
 }
 
 /**
@@ -190,13 +176,11 @@ export interface StopInfo {
 export type StopDecision = { continue: string };
 
 /** The conversation is about to be compacted (summarized to fit the context window). */
-export interface CompactInfo {
-  readonly sessionId: string;
+export interface CompactInfo extends Pick<SessionView, "sessionId" | "mode"> {
   /** `manual`: the user asked for it; `auto`: the context window is full. */
   readonly trigger: "manual" | "auto";
   /** What the user asked the summary to keep (manual compaction), or "". */
   readonly instructions: string;
-  readonly mode: PermissionMode;
 }
 
 /**
@@ -211,9 +195,8 @@ export type CompactDecision = { block: string } | { instructions: string };
  * messages (the run's system prompt and tools included); `summarize` sends a request to the run's model
  * and resolves with the text of its answer.
  */
-export interface CompactionRequest {
+export interface CompactionRequest extends Pick<CompactionAsk, "trigger" | "window" | "targetTokens" | "keepRecentTokens" | "charsPerToken"> {
   readonly sessionId: string;
-  readonly trigger: "manual" | "auto";
   /** Summarise even when shortening alone seems enough (the provider said the request was too long). */
   readonly force: boolean;
   /** What the summary must keep: the user's focus, then what `preCompact` handlers added. */
@@ -221,14 +204,6 @@ export interface CompactionRequest {
   readonly messages: readonly DeepReadonly<ModelMessage>[];
   /** The model of the run (for the summary request). */
   readonly model: string;
-  /** The context window, in tokens. */
-  readonly window: number;
-  /** An automatic compaction may stop once the request is estimated under this many tokens. */
-  readonly targetTokens: number;
-  /** Config `compaction.keepRecentTokens`. */
-  readonly keepRecentTokens?: number;
-  /** Characters per token as the provider counts them (learnt from its usage reports). */
-  readonly charsPerToken: number;
   tokens(messages: readonly DeepReadonly<ModelMessage>[]): number;
   summarize(request: ModelRequest): Promise<string>;
 }
@@ -239,6 +214,7 @@ export interface CompactionRequest {
  */
 export interface CompactionResult {
   ok: boolean;
+  /** Why nothing was compacted (blocked, nothing to summarise, the summary request failed). */
   reason?: string;
   /** Tool results shortened. */
   shortened: number;
@@ -249,18 +225,10 @@ export interface CompactionResult {
 }
 
 /** What a compaction did (`host.session.compact()`, the `/compact` command, `ContextPoint.compact`). */
-export interface CompactOutcome {
-  ok: boolean;
-  /** Why nothing was compacted (blocked, nothing to summarise, the summary request failed). */
-  reason?: string;
+export interface CompactOutcome extends Omit<CompactionResult, "messages"> {
   blockedBy?: string;
   tokensBefore: number;
   tokensAfter: number;
-  /** Messages replaced by the summary. */
-  summarized: number;
-  /** Tool results shortened. */
-  shortened: number;
-  summary?: string;
 }
 
 /**
@@ -273,9 +241,13 @@ export interface CompactionAsk {
   readonly cause: "manual" | "threshold" | "context_length";
   /** What the user asked the summary to keep (manual compaction). */
   readonly instructions?: string;
+  /** The context window, in tokens. */
   readonly window: number;
+  /** An automatic compaction may stop once the request is estimated under this many tokens. */
   readonly targetTokens: number;
+  /** Config `compaction.keepRecentTokens`. */
   readonly keepRecentTokens?: number;
+  /** Characters per token as the provider counts them (learnt from its usage reports). */
   readonly charsPerToken: number;
   tokens(chars: number): number;
 }
@@ -285,9 +257,7 @@ export interface CompactionAsk {
  * size, and `compact`, which runs `preCompact` then `compact` on the conversation; the result replaces it, is
  * a transcript record and a `compaction` event (a notice when nothing was compacted).
  */
-export interface ContextPoint {
-  readonly sessionId: string;
-  readonly mode: PermissionMode;
+export interface ContextPoint extends Pick<SessionView, "sessionId" | "mode"> {
   /** `provider:model` the request goes to. */
   readonly model: string;
   /** The request's size in characters (system prompt, messages, tools; `messageChars` of each message). */

@@ -9,6 +9,7 @@ import type { AgentConfig } from "../config/config-schema.js";
 import type { Entry } from "./registry.js";
 import type { Holders, Rejection } from "./registry-checks.js";
 import type { ToolSources } from "./tool-sources.js";
+import type { Registrar as BaseRegistrar } from "./registrar-types.js";
 
 /** What an entry builder may read of the host: the resolved config (tools take their overrides from it). */
 export interface KindEnv {
@@ -16,10 +17,7 @@ export interface KindEnv {
 }
 
 /** Every registrar's core: `add` passes the gate (false, reported, when refused); `remove` only what the plugin added. */
-export interface BaseRegistrar<Def> {
-  add(def: Def): boolean;
-  remove(name: string): boolean;
-}
+export type { Registrar as BaseRegistrar } from "./registrar-types.js";
 
 /** What a kind's registrar may add to the base one (tools: their sources): the host's parts it may use. */
 export interface RegistrarParts {

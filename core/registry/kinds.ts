@@ -91,11 +91,15 @@ export type KindListings = { readonly [K in KindName as PluralOf<K>]: KindListin
 /** How many of each kind a plugin registered (`agent plugins`). */
 export type KindCounts = { readonly [K in KindName as PluralOf<K>]: number };
 
+/** One value per kind, under its plural (or another name of the kind: `registerHookOf`). */
+export function perKind<T>(make: (kind: KindName) => unknown, key: (kind: KindName) => string = pluralOf): T {
+  // Object.fromEntries forgets which key holds which value; each was made from its own kind.
+  return Object.fromEntries(KIND_NAMES.map((kind) => [key(kind), make(kind)])) as T;
+}
+
 /** A new registry for every kind. */
 export function createRegistries(env: KindEnv): Registries {
-  const made = Object.fromEntries(KIND_NAMES.map((kind) => [pluralOf(kind), kindRegistry(kind, env)]));
-  // Object.fromEntries forgets which key holds which registry; each was made from its own entry.
-  return Object.freeze(made) as Registries;
+  return Object.freeze(perKind<Registries>((kind) => kindRegistry(kind, env)));
 }
 
 function kindRegistry<K extends KindName>(kind: K, env: KindEnv): Registry<EntryOf<K>> {
@@ -106,16 +110,12 @@ function kindRegistry<K extends KindName>(kind: K, env: KindEnv): Registry<Entry
 
 /** `host.<plural>` for every kind: list and get the registry's frozen views. */
 export function kindListings(registries: Registries): KindListings {
-  const listings = Object.fromEntries(KIND_NAMES.map((kind) => [pluralOf(kind), listingOf(registries[pluralOf(kind)])]));
-  // As in createRegistries: one listing per registry, under the same key.
-  return listings as KindListings;
+  return perKind((kind) => listingOf(registries[pluralOf(kind)]));
 }
 
 /** Copies of the listings' `list` and `get`, frozen (what a plugin's view of the host holds). */
 export function copyListings(from: KindListings): KindListings {
-  const listings = Object.fromEntries(KIND_NAMES.map((kind) => [pluralOf(kind), Object.freeze({ list: from[pluralOf(kind)].list, get: from[pluralOf(kind)].get })]));
-  // As in createRegistries: each copy under the key it was copied from.
-  return listings as KindListings;
+  return perKind((kind) => Object.freeze({ list: from[pluralOf(kind)].list, get: from[pluralOf(kind)].get }));
 }
 
 function listingOf(registry: Registry<Entry<unknown>>): KindListing<unknown> {
@@ -124,9 +124,7 @@ function listingOf(registry: Registry<Entry<unknown>>): KindListing<unknown> {
 
 /** What `plugin` registered, counted per kind; all zero for a plugin that is not loaded. */
 export function kindCounts(registries: Registries | undefined, plugin: string): KindCounts {
-  const counts = Object.fromEntries(KIND_NAMES.map((kind) => [pluralOf(kind), registries ? registries[pluralOf(kind)].count(plugin) : 0]));
-  // One number per kind, under its plural.
-  return counts as KindCounts;
+  return perKind((kind) => (registries ? registries[pluralOf(kind)].count(plugin) : 0));
 }
 
 /** Tools' registrar: the base one plus sources of tools that load on demand (MCP servers). */

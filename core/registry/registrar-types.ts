@@ -7,11 +7,13 @@ import type { ToolSource } from "./tool-sources.js";
 import type { AgentDefinition, CommandDefinition, SkillDefinition, ToolDefinition } from "../types.js";
 
 /** Plugin-scoped registration API (what register hooks and `setup` receive), one per kind (kinds.ts). */
-export interface ToolRegistrar {
-  /** Register a tool; returns false (and reports why) if the gate rejects it. */
-  add(def: ToolDefinition): boolean;
-  /** Remove a tool this plugin registered (e.g. when an MCP server's tool list changes). */
+export interface Registrar<Def> {
+  /** Register a definition; returns false (and reports why) if the gate rejects it. */
+  add(def: Def): boolean;
+  /** Remove one this plugin registered (e.g. a tool, when an MCP server's tool list changes); only those. */
   remove(name: string): boolean;
+}
+export interface ToolRegistrar extends Registrar<ToolDefinition> {
   /**
    * Register a source of tools that costs something to load (a server to start): the host calls its
    * `load` when a call names a tool it `provides`, when a run starts, or when everything is listed.
@@ -20,20 +22,7 @@ export interface ToolRegistrar {
   addSource(source: ToolSource): boolean;
   removeSource(name: string): boolean;
 }
-export interface CommandRegistrar {
-  add(def: CommandDefinition): boolean;
-  remove(name: string): boolean;
-}
-export interface SkillRegistrar {
-  add(def: SkillDefinition): boolean;
-  remove(name: string): boolean;
-}
-export interface ProviderRegistrar {
-  add(provider: ModelProvider): boolean;
-  remove(name: string): boolean;
-}
-export interface AgentRegistrar {
-  /** Register a subagent; returns false (and reports why) if the gate rejects it. */
-  add(def: AgentDefinition): boolean;
-  remove(name: string): boolean;
-}
+export type CommandRegistrar = Registrar<CommandDefinition>;
+export type SkillRegistrar = Registrar<SkillDefinition>;
+export type ProviderRegistrar = Registrar<ModelProvider>;
+export type AgentRegistrar = Registrar<AgentDefinition>;

@@ -119,9 +119,7 @@ export async function validateInput(tool: ToolEntry, input: unknown): Promise<Va
   return v(input === undefined ? {} : input);
 }
 
-export interface CommandEntry extends Entry<RegisteredCommand> {
-  definition: CommandDefinition;
-}
+export type CommandEntry = ReturnType<typeof commandEntry>;
 
 export type SkillEntry = Entry<RegisteredSkill>;
 
@@ -220,61 +218,30 @@ export function toolEntry(def: ToolDefinition, plugin: string, override: ToolOve
   return { name: def.name, plugin, source, view, risk, timeoutMs, maxOutputBytes, definition: def, validator, zod, callsTools: def.callsTools !== false };
 }
 
-export function commandEntry(d: CommandDefinition, plugin: string): CommandEntry {
-  const source = d.source ?? plugin;
-  const view: RegisteredCommand = Object.freeze({
-    name: d.name,
-    description: d.description,
-    ...(d.argumentHint !== undefined ? { argumentHint: d.argumentHint } : {}),
-    source,
-    plugin,
-  });
-  return { name: d.name, plugin, source, view, definition: d };
+/**
+ * The entry builder of a kind whose view is a frozen copy of its definition's data: `keys` in the view's
+ * order (`source`: the definition's, else the plugin's name), undefined ones left out, lists and `meta` copied.
+ */
+function dataEntry<D extends { name: string; source?: string }, V>(keys: readonly (keyof D | "source" | "plugin")[]) {
+  return (d: D, plugin: string): Entry<V> & { definition: D } => {
+    const source = d.source ?? plugin;
+    const view: Record<PropertyKey, unknown> = {};
+    for (const k of keys) {
+      const v = k === "source" ? source : k === "plugin" ? plugin : d[k as keyof D];
+      if (v !== undefined) view[k] = Array.isArray(v) ? Object.freeze([...v]) : k === "meta" ? freezeCopy(v) : v;
+    }
+    // Exactly the view type's fields, read from the checked definition.
+    return { name: d.name, plugin, source, view: Object.freeze(view) as V, definition: d };
+  };
 }
 
-export function skillEntry(d: SkillDefinition, plugin: string): SkillEntry {
-  const source = d.source ?? plugin;
-  const view: RegisteredSkill = Object.freeze({
-    name: d.name,
-    description: d.description,
-    content: d.content,
-    ...(d.path !== undefined ? { path: d.path } : {}),
-    source,
-    plugin,
-    ...(d.meta !== undefined ? { meta: freezeCopy(d.meta) } : {}),
-  });
-  return { name: d.name, plugin, source, view };
-}
+export const commandEntry = dataEntry<CommandDefinition, RegisteredCommand>(["name", "description", "argumentHint", "source", "plugin"]);
+export const skillEntry = dataEntry<SkillDefinition, RegisteredSkill>(["name", "description", "content", "path", "source", "plugin", "meta"]);
+/** A checked agent's entry: a frozen copy of the definition (it is all data), with its source and plugin. */
+export const agentEntry = dataEntry<AgentDefinition, RegisteredAgent>(["name", "description", "prompt", "tools", "disallowedTools", "model", "permissionMode", "maxTurns", "skills", "path", "meta", "source", "plugin"]);
 
 export function providerEntry(p: ModelProvider, plugin: string): ProviderEntry {
   // A view that shares the provider's methods: the registry's entry cannot be swapped by the plugin.
   const view = Object.freeze(Object.assign(Object.create(p) as ModelProvider, { name: p.name, plugin }));
   return { name: p.name, plugin, source: plugin, view, provider: p };
-}
-
-/** A checked agent's entry: a frozen copy of the definition (it is all data), with its source and plugin. */
-export function agentEntry(d: AgentDefinition, plugin: string): AgentEntry {
-  const source = d.source ?? plugin;
-  const list = (l: readonly string[] | undefined) => (l === undefined ? undefined : Object.freeze([...l]));
-  const view: RegisteredAgent = Object.freeze({
-    name: d.name,
-    description: d.description,
-    prompt: d.prompt,
-    ...optional("tools", list(d.tools)),
-    ...optional("disallowedTools", list(d.disallowedTools)),
-    ...optional("model", d.model),
-    ...optional("permissionMode", d.permissionMode),
-    ...optional("maxTurns", d.maxTurns),
-    ...optional("skills", list(d.skills)),
-    ...optional("path", d.path),
-    ...optional("meta", d.meta === undefined ? undefined : freezeCopy(d.meta)),
-    source,
-    plugin,
-  });
-  return { name: d.name, plugin, source, view };
-}
-
-/** `{ [key]: value }`, or nothing when the value is undefined (a view has no keys set to undefined). */
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
 }

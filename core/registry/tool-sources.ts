@@ -118,25 +118,13 @@ export class ToolSources {
   }
 
   private provides(h: Held, name: string): boolean {
-    try {
-      return h.source.provides(name) === true;
-    } catch {
-      return false;
-    }
-  }
-
-  private isReady(h: Held): boolean {
-    try {
-      return h.source.ready?.() === true;
-    } catch {
-      return false;
-    }
+    return answersTrue(() => h.source.provides(name));
   }
 
   /** Load the sources (all, or those providing `names`), waiting at most `waitMs`. Never rejects. */
   async load(options: ToolLoadOptions = {}): Promise<ToolLoadResult> {
     const chosen = [...this.held.values()].filter(
-      (h) => (!options.names || options.names.some((n) => this.provides(h, n))) && !(options.skipReady && this.isReady(h)),
+      (h) => (!options.names || options.names.some((n) => this.provides(h, n))) && !(options.skipReady && answersTrue(() => h.source.ready?.())),
     );
     const waited = chosen.filter((h) => (this.start(h), !h.done));
     if (waited.length) {
@@ -174,5 +162,14 @@ export class ToolSources {
     if (!owners.length) return false;
     await Promise.all(owners.map((h) => this.start(h)));
     return true;
+  }
+}
+
+/** Whether a source's answer is `true`; one that throws says no. */
+function answersTrue(ask: () => unknown): boolean {
+  try {
+    return ask() === true;
+  } catch {
+    return false;
   }
 }
