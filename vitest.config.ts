@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
@@ -32,6 +35,14 @@ const LONG_FILES = [
  */
 delete process.env.NODE_EXTRA_CA_CERTS;
 
+/**
+ * The user's cache and state folders ($XDG_CACHE_HOME, $XDG_STATE_HOME): where an MCP server's tool cache and log
+ * go in a project with no `.agent/` (most tests' projects). One folder of the run's, removed when it ends, so the
+ * suite never writes into the real home; a test that checks them points them at its own.
+ */
+const USER_FOLDERS = mkdtempSync(path.join(os.tmpdir(), "agent-suite-xdg-"));
+process.once("exit", () => rmSync(USER_FOLDERS, { recursive: true, force: true }));
+
 class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
@@ -59,6 +70,6 @@ export default defineConfig({
     sequence: { sequencer: LongFilesFirst },
     // The CLI and fixtures read the real environment; keep the user's config (and Claude Code's) out of every test.
     // Every test's project is trusted (AGENT_TRUST=1), as a user's own project is; the trust tests unset it.
-    env: { AGENT_TRUST: "1", AGENT_CONFIG_HOME: "/nonexistent/agent-config-home", CLAUDE_CONFIG_DIR: "/nonexistent/claude-config-dir", NO_COLOR: "1" },
+    env: { XDG_CACHE_HOME: path.join(USER_FOLDERS, "cache"), XDG_STATE_HOME: path.join(USER_FOLDERS, "state"), AGENT_TRUST: "1", AGENT_CONFIG_HOME: "/nonexistent/agent-config-home", CLAUDE_CONFIG_DIR: "/nonexistent/claude-config-dir", NO_COLOR: "1" },
   },
 });

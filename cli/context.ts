@@ -3,9 +3,7 @@
  * way to open the host with CLI conventions (notices to stderr, a terminal permission prompt when
  * asked for, Ctrl-C and SIGTERM close it so no child process outlives us).
  */
-import { existsSync } from "node:fs";
 import { constants } from "node:os";
-import path from "node:path";
 import { AgentError, type Host, type PermissionAsker, type PermissionMode } from "../core/index.js";
 import { prepareHost, trustPreparedFolder, type TrustReport, type PreparedHost } from "../core/embed.js";
 import { hostVersion } from "../kit/index.js";
@@ -175,9 +173,13 @@ export function createAppContext(flags: { cwd?: string; permissionMode?: Permiss
   };
 }
 
-/** Whether a listing writes the audit log: the project has `.agent/` already, or its config names a log of its own. */
+/**
+ * Whether a listing writes the audit log: only when the config names a log of its own (the user asked for one).
+ * Otherwise a listing's registrations are not audited, `.agent/` or not: it runs no tool, it leaves no `.agent/`
+ * behind, and the listing cache may answer the next one (a hit would skip the records).
+ */
 function keepsAudit(p: PreparedHost): boolean {
-  return p.config.audit?.path !== undefined || existsSync(path.join(p.projectRoot, ".agent"));
+  return p.config.audit?.path !== undefined;
 }
 
 /** The terminal permission prompt; its module (and node:readline) loads on the first question only. */

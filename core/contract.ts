@@ -546,8 +546,8 @@ export interface CliOpenHostOptions extends OpenHostOptions {
    */
   lazyTools?: boolean;
   /**
-   * A command that only reads and lists (`agent tools`, `agent skills`): in a project with no `.agent/`
-   * folder it starts no audit log there (it makes no tool call; a listing leaves no trace in the folder).
+   * A command that only reads and lists (`agent tools`, `agent skills`): it writes no audit record unless the
+   * config names a log of its own (`audit.path`): it makes no tool call, and leaves no `.agent/` behind.
    */
   listing?: boolean;
 }

@@ -37,4 +37,6 @@ export { parseSkillFile, skillBody, type SkillFile, type ParsedSkill } from "./s
 export { splitToolList, toolRules, type NamedTool } from "./tool-lists.js";
 /** Claude Code's user folder (`$CLAUDE_CONFIG_DIR`, else `~/.claude`): its settings, instructions, agents. */
 export { claudeUserDir } from "./fs/user-config-dir.js";
+/** The user's cache and state folders (XDG), and a project's own folder in them: where what `.agent/` would hold goes when a project has none. */
+export { userCacheDir, userStateDir, projectFolderName } from "./fs/user-folders.js";
 export { loadInstructions, INSTRUCTION_NAMES, type Instructions, type InstructionFile, type InstructionSources, type InstructionWorkspace } from "./instructions.js";

@@ -33,7 +33,11 @@ export const CONFIG_NAMES = ["agent.config.ts", "agent.config.mts", "agent.confi
 
 /** Read in each folder from the cwd up (the project root is one of them): config, Claude Code's settings, MCP servers, local settings. */
 const FOLDER_FILES = [...CONFIG_NAMES, ".mcp.json", ".claude/settings.json", ".claude/settings.local.json", ".agent/settings.local.json"];
-/** Only whether they exist matters (a project marker; `.agent/` makes a listing write the audit log): git rewrites `.git` all the time. */
+/**
+ * Only whether they exist matters: `.git` marks the project root (git rewrites it all the time); `.agent/` and
+ * `.claude/` are kept for caution, since what a listing reads in them is stat-ed above and below (a listing
+ * writes no audit log, `.agent/` or not: cli/context.ts `keepsAudit`).
+ */
 const FOLDER_MARKERS = [".git", ".agent", ".claude"];
 /** How deep each kind of folder is read: a skill's SKILL.md; agents 3 folders down (plugins/agents); commands at any depth (a folder deeper than this is not cached). */
 const SKILLS = 1;

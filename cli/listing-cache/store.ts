@@ -3,12 +3,13 @@
  * found no entry that holds, it leaves what the run must store (`__agentPendingListing`); dist/cli.js then
  * records what the command prints, and stores it once the command ended, only if:
  * - the command said its output is a function of what the entry keys (`admitListing`: built-in plugins
- *   only, no MCP server, no config file that runs as code, no audit record written);
+ *   only, no MCP server, no config file that runs as code, no audit log of the config's own: a listing writes
+ *   one only there, cli/context.ts `keepsAudit`);
  * - it exited 0 and wrote nothing to stderr (a warning must never turn into a silent hit);
  * - no path it depends on changed while it ran, or just before (a change a stat might not tell apart).
  * Nothing here fails a command: a cache folder that cannot be written only leaves the next run a miss.
  */
-import { existsSync, mkdirSync, readdirSync, realpathSync, statSync, unlinkSync } from "node:fs";
+import { mkdirSync, readdirSync, realpathSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import type { PluginHost } from "../../core/index.js";
 import type { PreparedHost } from "../../core/embed.js";
@@ -44,7 +45,8 @@ export function recordListing(): void {
 /**
  * The listing command's word that its output depends only on what the entry keys. Third-party plugins and
  * code config can read anything; an MCP server's tools come from a server or a cache the entry does not
- * key; an audited listing writes records a hit would skip.
+ * key; an audited listing (the config names a log) writes records a hit would skip. A project's `.agent/` is
+ * no bar: what a listing reads there (local settings, skills, agents, commands) is in the entry's paths.
  */
 export function admitListing(prepared: PreparedHost, host: PluginHost): void {
   if (!pending) return;
@@ -52,7 +54,6 @@ export function admitListing(prepared: PreparedHost, host: PluginHost): void {
     host.plugins.every((p) => p.from === "builtin" && p.status !== "failed") &&
     !prepared.configFiles.some((f) => CODE_CONFIG.test(f)) &&
     prepared.config.audit?.path === undefined &&
-    !existsSync(path.join(prepared.projectRoot, ".agent")) &&
     getMcpStatus(host).length === 0;
 }
 

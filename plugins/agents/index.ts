@@ -38,7 +38,8 @@ const agentsCli = defineCliCommand({
   options: { json: { type: "boolean", description: "print the agents as JSON" } },
   positionals: false,
   async run(ctx) {
-    const host = await ctx.openHost({ quiet: true, lazyTools: false });
+    // A listing: no audit record, no .agent/ left behind (cli/context.ts).
+    const host = await ctx.openHost({ quiet: true, lazyTools: false, listing: true });
     const rows = agentRows(host);
     if (ctx.values.json) ctx.printJson(rows);
     else ctx.print(agentTable(rows, ctx.table));

@@ -227,6 +227,7 @@ export class McpManager implements ConnectionListener {
       pid: c.status === "connected" ? c.pid : undefined,
       skippedTools: c.skippedTools.length ? c.skippedTools.map((t) => ({ ...t })) : undefined,
       noise: c.noise || undefined,
+      log: c.log.file,
       cache: this.cache(c) ? { state: "warm" as const, savedAt: this.cache(c)!.savedAt } : { state: "cold" as const },
       protocol: c.protocol?.version ?? this.cache(c)?.protocol?.version,
       auth: authState(c.config, this.authEnv, c.auth?.provider),

@@ -36,6 +36,8 @@ export interface McpServerStatus {
   skippedTools?: { name: string; reason: string }[];
   /** Frames and stdout lines of the live session that were refused or ignored (details in the server's log). */
   noise?: number;
+  /** The server's log file (in `.agent/logs/`, or the user's state folder when the project had no `.agent/`); absent for a server that is not run (disabled, invalid). */
+  log?: string;
   /** `warm`: its tools were registered from the disk cache before it ran (when that cache was written); `cold`: none was usable. */
   cache?: { state: "warm" | "cold"; savedAt?: string };
   /**

@@ -1,5 +1,6 @@
 /**
- * Each server's tool list, kept on disk (`.agent/cache/mcp/<server>.json`) so a host can register a
+ * Each server's tool list, kept on disk (`.agent/cache/mcp/<server>.json`, or the user's cache folder when the
+ * project has no `.agent/`: `cacheDir`) so a host can register a
  * server's tools without starting it: `agent call read_file` then starts no server at all, and the
  * first model request goes out with the cached definitions while servers connect in the background.
  *
@@ -10,10 +11,10 @@
  * the cache is replaced by the live definition as soon as the server lists its tools (manager.ts).
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Tool } from "@modelcontextprotocol/client";
-import { writeFileAtomic } from "../../kit/index.js";
+import { projectFolderName, userCacheDir, writeFileAtomic } from "../../kit/index.js";
 import type { ServerConfig } from "./config.js";
 
 /** Bumped when the file's shape changes: older entries are then ignored. */
@@ -32,8 +33,14 @@ export interface CachedTools {
 
 export type ProtocolEra = "modern" | "legacy";
 
+/**
+ * The project's `.agent/cache/mcp/` when it has `.agent/`; else a folder of its own in the user's cache
+ * (`~/.cache/agent-host/mcp/<project>-<hash>/`), so listing a folder's tools leaves no `.agent/` in it. Decided
+ * when the plugin sets up: an `agent run` whose audit log creates `.agent/` keeps this host's cache where it began.
+ */
 export function cacheDir(projectRoot: string): string {
-  return path.join(projectRoot, ".agent", "cache", "mcp");
+  if (existsSync(path.join(projectRoot, ".agent"))) return path.join(projectRoot, ".agent", "cache", "mcp");
+  return path.join(userCacheDir(), "mcp", projectFolderName(projectRoot));
 }
 
 /** A file name for the server that no name can escape (`../x`, `a/b`): its name made safe, plus a hash of it. */

@@ -1,7 +1,7 @@
 /**
  * What a newcomer from Claude Code meets on the first day (issue 26), as they meet it: the built CLI
  * in a temp project. `agent help <cmd>`, Claude Code's permission-mode names, a path outside the
- * workspace audited as denied, read-only commands that leave no `.agent/` behind.
+ * workspace audited as denied, read-only commands that leave no `.agent/` behind and write no audit record.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
@@ -78,21 +78,29 @@ describe.concurrent("the workspace boundary", () => {
 });
 
 describe.concurrent("read-only commands", () => {
-  test("tools, commands, plugins, doctor, skills, mcp list and --help leave no .agent/ in a folder that has none", async () => {
+  test("tools, commands, plugins, doctor, skills, agents, mcp list and --help leave no .agent/ in a folder that has none", async () => {
     const p = project();
-    for (const args of [["tools"], ["commands"], ["plugins"], ["doctor"], ["skills"], ["mcp", "list"], ["--help"], ["help", "tools"]]) {
+    for (const args of [["tools"], ["commands"], ["plugins"], ["doctor"], ["skills"], ["agents"], ["mcp", "list"], ["--help"], ["help", "tools"]]) {
       const r = await cli(p, args);
       expect(r.code, `agent ${args.join(" ")}: ${r.stderr}`).toBeLessThanOrEqual(1);
       expect(existsSync(p.path(".agent")), `agent ${args.join(" ")} created .agent/`).toBe(false);
     }
   });
 
-  test("where .agent/ exists, a listing's registrations are audited as before", async () => {
+  test("where .agent/ exists, a listing writes no audit record; the config's own audit log gets its registrations", async () => {
     const p = project();
-    p.write(".agent/.keep", "");
+    p.write(".agent/audit.jsonl", "");
+    for (const args of [["tools"], ["tools", "--json"], ["commands"], ["plugins"], ["skills"], ["agents"], ["doctor"], ["mcp", "list"]]) {
+      const r = await cli(p, args);
+      expect(r.code, `agent ${args.join(" ")}: ${r.stderr}`).toBeLessThanOrEqual(1);
+    }
+    expect(readFileSync(p.auditFile, "utf8")).toBe("");
+    // The user asked for a log of their own: a listing is audited there.
+    p.write(".agentrc.json", { plugins: ["./testkit.mjs"], audit: { path: "logs/agent-audit.jsonl" } });
     expect((await cli(p, ["tools"])).code).toBe(0);
-    const records = readFileSync(p.auditFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const records = readFileSync(p.path("logs/agent-audit.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(records.some((r) => r.kind === "register" && r.source === "testkit")).toBe(true);
+    expect(readFileSync(p.auditFile, "utf8")).toBe("");
   });
 });
 

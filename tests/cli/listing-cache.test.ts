@@ -5,12 +5,13 @@
  * listing after a change. With AGENT_DEBUG=1 a hit says so on stderr (it is the only thing it writes
  * there, and dist/cli.js is not loaded at all); a miss that stored prints nothing extra.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { CONFIG_SEARCH_PLACES } from "../../kit/fs/config-file.js";
 import { defaultUserConfigDir } from "../../kit/fs/user-config-dir.js";
-import { CONFIG_NAMES, userConfigDirOf } from "../../cli/listing-cache/key.js";
+import { userCacheDir } from "../../kit/fs/user-folders.js";
+import { CONFIG_NAMES, listingCacheDir, userConfigDirOf } from "../../cli/listing-cache/key.js";
 import { runCli, type CliResult } from "../helpers/cli.js";
 import { DIST_BIN, DIST_INDEX_URL, assertBuilt } from "../helpers/paths.js";
 import { cleanupTemp, tempDir, tempProject, type TempProject } from "../helpers/project.js";
@@ -56,11 +57,19 @@ describe("the listing cache keeps its search places with the config loader's", (
         Object.assign(process.env, env);
         expect(userConfigDirOf(process.env)).toBe(defaultUserConfigDir());
       }
+      // The user's cache folder, as kit finds it for plugins (the MCP tool cache).
+      for (const env of [{ XDG_CACHE_HOME: "/x/cache" }, {}]) {
+        delete process.env.XDG_CACHE_HOME;
+        Object.assign(process.env, env);
+        expect(listingCacheDir(process.env)).toBe(path.join(userCacheDir(), "listings"));
+      }
     } finally {
       process.env.AGENT_CONFIG_HOME = saved.AGENT_CONFIG_HOME;
       process.env.XDG_CONFIG_HOME = saved.XDG_CONFIG_HOME;
       if (saved.AGENT_CONFIG_HOME === undefined) delete process.env.AGENT_CONFIG_HOME;
       if (saved.XDG_CONFIG_HOME === undefined) delete process.env.XDG_CONFIG_HOME;
+      process.env.XDG_CACHE_HOME = saved.XDG_CACHE_HOME;
+      if (saved.XDG_CACHE_HOME === undefined) delete process.env.XDG_CACHE_HOME;
     }
   });
 });
@@ -184,6 +193,32 @@ describe.concurrent("agent tools from the listing cache", () => {
     const listed = miss(await withServer());
     expect(listed.stdout).toMatch(/demo/);
     expect(miss(await withServer()).stdout).toBe(listed.stdout);
+  });
+
+  test("a project with .agent/ (after its first run): no audit line, a hit the second time; what a listing reads in .agent/ shows at once", async () => {
+    const p = tempProject({ ".agent/audit.jsonl": "", ".agent/sessions/old.jsonl": "{}\n" });
+    const agent = lister(p);
+    const json = ["tools", "--json"];
+    const first = miss(await agent(json));
+    hit(await agent(json), first);
+    expect(readFileSync(p.auditFile, "utf8")).toBe("");
+
+    p.write(".agent/skills/local/SKILL.md", "---\nname: local\ndescription: A skill of .agent/\n---\nDo it.\n");
+    const withSkill = miss(await agent(json));
+    expect(skillEnum(withSkill)).toContain("local");
+    hit(await agent(json), withSkill);
+    p.write(".agent/settings.local.json", { disabledPlugins: ["tool-search"] });
+    const local = miss(await agent(json));
+    expect(names(local)).not.toContain("tool_search");
+    hit(await agent(json), local);
+    p.write(".agent/commands/hi.md", "---\ndescription: Say hi\n---\nSay hi.\n");
+    expect(miss(await agent(["commands"])).stdout).toMatch(/^\/hi .*Say hi$/m);
+    expect(readFileSync(p.auditFile, "utf8")).toBe("");
+
+    // A log the config names is the user's: a listing writes it, so it is never answered from the cache.
+    p.write(".agentrc.json", { audit: { path: "audit-of-mine.jsonl" } });
+    for (let i = 0; i < 2; i++) expect(names(miss(await agent(json)))).toContain("read_file");
+    expect(readFileSync(p.path("audit-of-mine.jsonl"), "utf8")).toMatch(/"kind":"register"/);
   });
 
   test("a corrupt entry or an unwritable cache folder: the listing as always, no error", async () => {

@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { projectFolderName } from "../../kit/index.js";
 
 const created: string[] = [];
 
@@ -63,4 +64,17 @@ export function tempProject(files: Record<string, string | object> = {}, options
 /** Remove every temp folder created so far (call from `afterAll`). */
 export function cleanupTemp(): void {
   for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Where a project with no `.agent/` (when its host set up) has its MCP servers' tool cache and logs: a folder of
+ * its own in the user's cache and state folders, `$XDG_CACHE_HOME/agent-host/mcp/<project>-<hash>/` and
+ * `$XDG_STATE_HOME/agent-host/logs/<project>-<hash>/` (the suite's own folders: vitest.config.ts; or `env`'s).
+ */
+export function userMcpCache(dir: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.XDG_CACHE_HOME!, "agent-host", "mcp", projectFolderName(dir));
+}
+
+export function userMcpLog(dir: string, server: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.XDG_STATE_HOME!, "agent-host", "logs", projectFolderName(dir), `mcp-${server}.log`);
 }

@@ -81,7 +81,8 @@ export const mcpCli = defineCliCommand({
   description: "manage MCP servers: list, get, add, remove, login, logout",
   details:
     'Servers come from "mcpServers" in the agent config and from .mcp.json at the project root\n' +
-    "(the agent config wins for a server defined in both). Each server's log: .agent/logs/mcp-<name>.log",
+    "(the agent config wins for a server defined in both). Each server's log: .agent/logs/mcp-<name>.log\n" +
+    "(a project with no .agent/: $XDG_STATE_HOME/agent-host/logs/<project>-<hash>/; agent mcp get <name> names it)",
   options: { json },
   positionals: false,
   subcommands: [list, get, add, remove, login, logout],

@@ -80,7 +80,11 @@ export async function get(ctx: Ctx<{ json?: boolean }>): Promise<number> {
   // This plugin's own: the skills plugin may offer the server's skills as commands under the same source.
   const prompts = host.commands.list().filter((c) => c.source === `mcp:${name}` && c.plugin === "mcp");
   const skills = host.skills.list().filter((k) => k.source === `mcp:${name}` && k.plugin === "mcp");
-  const log = path.relative(host.cwd, logFileFor(host.workspace.root, name)) || logFileFor(host.workspace.root, name);
+  // Where this host's connection writes it (decided when the plugin set up), else where one would.
+  const file = status.log ?? logFileFor(host.workspace.root, name);
+  // Relative to the cwd when it is the project's; the user's state folder is named whole.
+  const inProject = !path.relative(host.workspace.root, file).startsWith("..");
+  const log = (inProject && path.relative(host.cwd, file)) || file;
   if (json) {
     ctx.printJson({
       ...status,

@@ -1,5 +1,6 @@
 /**
- * One log file per server (`.agent/logs/mcp-<server>.log`): a stdio server's stderr, noise it
+ * One log file per server (`.agent/logs/mcp-<server>.log`, or the user's state folder when the project has no
+ * `.agent/`: `logFileFor`): a stdio server's stderr, noise it
  * printed on stdout, and client-side errors. Never the user's terminal, never the protocol channel.
  * Writes are synchronous appends, so the tail survives a crash. The file is kept under MAX_LOG_BYTES
  * while the server runs: when a write would pass it, the file becomes `.log.1` (replacing the older
@@ -7,11 +8,11 @@
  * is redacted first (secrets the user gave servers in `env` / `headers`, tokens by shape), a line at a
  * time, so a secret split across two reads of stderr is still caught.
  */
-import { closeSync, fstatSync, mkdirSync, renameSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, renameSync, writeSync } from "node:fs";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
 // A server may print its tokens: the log is 0600 whatever the umask, an older 0644 one narrowed.
-import { openPrivateAppend, redactString } from "../../../kit/index.js";
+import { openPrivateAppend, projectFolderName, redactString, userStateDir } from "../../../kit/index.js";
 
 export const MAX_LOG_BYTES = 1024 * 1024;
 /** A partial line longer than this is written without waiting for its end. */
@@ -19,8 +20,14 @@ const MAX_PARTIAL_CHARS = 16 * 1024;
 /** A note (a line from the host) longer than this is cut. */
 const MAX_NOTE_CHARS = 4000;
 
+/**
+ * The project's `.agent/logs/` when it has `.agent/`; else a folder of its own in the user's state folder
+ * (`~/.local/state/agent-host/logs/<project>-<hash>/`): listing a folder's servers leaves no `.agent/` in it.
+ */
 export function logFileFor(root: string, server: string): string {
-  return path.join(root, ".agent", "logs", `mcp-${server.replace(/[^a-zA-Z0-9_.-]/g, "_")}.log`);
+  const name = `mcp-${server.replace(/[^a-zA-Z0-9_.-]/g, "_")}.log`;
+  if (existsSync(path.join(root, ".agent"))) return path.join(root, ".agent", "logs", name);
+  return path.join(userStateDir(), "logs", projectFolderName(root), name);
 }
 
 export class ServerLog {
@@ -96,7 +103,8 @@ export class ServerLog {
   }
 
   private open(): void {
-    mkdirSync(path.dirname(this.file), { recursive: true });
+    // Private folders, in the user's state folder as in the project (a server may print its tokens).
+    mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
     this.fd = openPrivateAppend(this.file);
     // A file an earlier session left near the limit is rotated by the first write that would pass it.
     this.size = fstatSync(this.fd).size;

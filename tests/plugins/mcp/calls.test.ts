@@ -2,8 +2,9 @@
  * Calling MCP tools through the gate against fixture servers that misbehave on purpose: errors,
  * crashes, slow tools, progress, huge outputs, colliding names, changing tool lists.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { userMcpLog } from "../../helpers/project.js";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../core/index.js";
 import { getMcpStatus } from "../../../plugins/mcp/status.js";
@@ -67,8 +68,9 @@ describe("calling MCP tools", () => {
       "Tool mcp__flaky__ok failed: MCP server flaky is not available: the server process exited with code 7 before answering initialize (stderr: broken after crash). " +
         "Gave up after 3 attempts to restart it; run /mcp reconnect flaky to try again.",
     );
-    // 1 start + 3 restart attempts; later calls fail without starting it again.
-    const starts = () => readFileSync(path.join(cwd, ".agent", "logs", "mcp-flaky.log"), "utf8").match(/started pid/g)!.length;
+    // 1 start + 3 restart attempts; later calls fail without starting it again. The project has no .agent/: the log is in the user's state folder.
+    expect(existsSync(path.join(cwd, ".agent", "logs"))).toBe(false);
+    const starts = () => readFileSync(userMcpLog(cwd, "flaky"), "utf8").match(/started pid/g)!.length;
     expect(starts()).toBe(4);
     const again = await host.tools.call("mcp__flaky__ok", {});
     expect(again.output).toMatch(/MCP server flaky is not available: .*gave up after 3 attempts/);

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { userMcpLog } from "../../helpers/project.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { getMcpStatus } from "../../../plugins/mcp/status.js";
 import { cleanup, DEMO_SERVER, fixture, FIXTURES, freePort, isAlive, mcpHost, node, startServer, tempDir, waitFor } from "./_helpers.js";
@@ -86,7 +87,7 @@ describe("servers that fail to connect", () => {
 
   it("stops a server that never answered, without waiting for the host to close", async () => {
     const host = await mcpHost({ hang: { ...fixture("hang-on-initialize"), connectTimeout: 500 } });
-    const log = () => readFileSync(path.join(host.workspace.root, ".agent", "logs", "mcp-hang.log"), "utf8");
+    const log = () => readFileSync(userMcpLog(host.workspace.root, "hang"), "utf8");
     const pid = Number(/started pid (\d+)/.exec(log())?.[1]);
     expect(pid).toBeGreaterThan(0);
     // It ignores stdin EOF, so only a signal to its process group stops it.
@@ -98,7 +99,7 @@ describe("servers that fail to connect", () => {
     const host = await mcpHost({ garbage: fixture("garbage-before-handshake") });
     expect(host.problems).toEqual([]);
     expect(await host.tools.call("mcp__garbage__ping", {})).toMatchObject({ ok: true, output: "pong" });
-    const log = readFileSync(path.join(host.workspace.root, ".agent", "logs", "mcp-garbage.log"), "utf8");
+    const log = readFileSync(userMcpLog(host.workspace.root, "garbage"), "utf8");
     expect(log).toContain("[stdout, not JSON-RPC] Welcome to garbage-before-handshake v1.0!");
   });
 

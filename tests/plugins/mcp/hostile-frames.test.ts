@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { userMcpLog } from "../../helpers/project.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Host } from "../../../core/index.js";
 import { tooDeep } from "../../../kit/index.js";
@@ -16,8 +17,9 @@ import { cleanup, FIXTURES, fixture, mcpHost, startServer, tempDir } from "./_he
 
 afterAll(cleanup);
 
+/** A server's log: its hosts' projects have no .agent/, so it is in the user's state folder. */
 function logOf(host: Host, server: string): string {
-  return readFileSync(path.join(host.cwd, ".agent", "logs", `mcp-${server}.log`), "utf8");
+  return readFileSync(userMcpLog(host.cwd, server), "utf8");
 }
 
 describe("the depth check", () => {

@@ -10,7 +10,7 @@ import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { startFake, toolResults, type FakeServer } from "../../core/loop-helpers.js";
 import { runCli } from "../../helpers/cli.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
-import { cleanupTemp, tempProject, type TempProject } from "../../helpers/project.js";
+import { cleanupTemp, tempProject, userMcpCache, type TempProject } from "../../helpers/project.js";
 
 afterAll(cleanupTemp);
 const SLOW = path.join(REPO_ROOT, "tests", "fixtures", "mcp", "slow-start.mjs");
@@ -88,8 +88,12 @@ describe("agent tools with warm tool caches", () => {
     expect(loads.loaded()).not.toContain("@modelcontextprotocol/");
     expect(loads.loaded()).not.toMatch(/node_modules\/ajv/);
 
+    // A listing leaves no .agent/: the caches are in the user's cache folder, in this project's own folder.
+    expect(existsSync(p.path(".agent"))).toBe(false);
+    const cache = userMcpCache(p.dir);
+    expect(readdirSync(cache).filter((f) => /^[abc]-[0-9a-f]{8}\.json$/.test(f))).toHaveLength(3);
     // A server whose cache is gone is started (and only that one); the others still list from the cache.
-    for (const f of readdirSync(p.path(".agent/cache/mcp")).filter((f) => f.startsWith("b-"))) rmSync(p.path(`.agent/cache/mcp/${f}`));
+    for (const f of readdirSync(cache).filter((f) => f.startsWith("b-"))) rmSync(path.join(cache, f));
     const cold = await cli(p, ["tools"]);
     expect(cold.stdout).toMatch(/mcp__a__echo[\s\S]*mcp__b__echo[\s\S]*mcp__c__echo/);
     expect(started(p)).toEqual(["b"]);
@@ -149,7 +153,11 @@ test("a cached tool the server no longer has: the model's call says so, and the 
     isError: true,
   });
   expect(second.tools.map((t) => t.function.name)).not.toContain("mcp__a__old");
-  // The cache now holds the live list: a call by hand does not find the tool at all.
+  // The run set up before its audit log made .agent/: it read and rewrote the user's cache, which holds the live list now.
+  const entry = readdirSync(userMcpCache(p.dir)).find((f) => f.startsWith("a-"))!;
+  expect((JSON.parse(readFileSync(path.join(userMcpCache(p.dir), entry), "utf8")) as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(["echo"]);
+  expect(existsSync(p.path(".agent/cache"))).toBe(false);
+  // A call by hand does not find the tool at all.
   const again = await cli(p, ["call", "mcp__a__old", '{"text":"x"}']);
   expect(again.code).toBe(2);
   expect(again.stderr).toContain('Unknown tool "mcp__a__old"');

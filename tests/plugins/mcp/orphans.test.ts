@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { userMcpLog } from "../../helpers/project.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanup, DEMO_SERVER, FIXTURES, waitFor } from "./_helpers.js";
 import { finished, processesWith, project, startAgent, type Project } from "./_cli.js";
@@ -30,7 +31,8 @@ function serversProject(marker: string, extra: Record<string, string | object> =
 
 function connected(p: Project, server: string): boolean {
   try {
-    return /connected over stdio/.test(readFileSync(path.join(p.dir, ".agent", "logs", `mcp-${server}.log`), "utf8"));
+    // `agent call` sets up before its audit log makes .agent/: the log is in the user's state folder.
+    return /connected over stdio/.test(readFileSync(userMcpLog(p.dir, server), "utf8"));
   } catch {
     return false;
   }

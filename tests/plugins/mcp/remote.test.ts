@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import path from "node:path";
+import { userMcpLog } from "../../helpers/project.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { getMcpStatus } from "../../../plugins/mcp/status.js";
 import { cleanup, DEMO_SERVER, FIXTURES, freePort, mcpHost, startEverything, startServer } from "./_helpers.js";
@@ -42,7 +43,8 @@ describe("remote MCP servers", () => {
     // The old session id gets a 404: the call is sent again on a new session.
     expect(await host.tools.call("mcp__demo__echo", { text: "after" })).toMatchObject({ ok: true, output: "after" });
     expect(getMcpStatus(host)[0]).toMatchObject({ status: "connected", transport: "http" });
-    const log = readFileSync(path.join(host.workspace.root, ".agent", "logs", "mcp-demo.log"), "utf8");
+    // A remote server's log too: in the user's state folder, the project having had no .agent/.
+    const log = readFileSync(userMcpLog(host.workspace.root, "demo"), "utf8");
     expect(log).toMatch(/disconnected: the server ended the session \(HTTP 404 from .*Session not found/);
   });
 

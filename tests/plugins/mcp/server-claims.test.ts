@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { userMcpLog } from "../../helpers/project.js";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PermissionMode } from "../../../core/index.js";
 import { inferRisk, mcpToolRisk } from "../../../plugins/mcp/risk.js";
@@ -71,7 +72,8 @@ describe("secrets given to a server", () => {
     expect((await host.tools.call("mcp__sec__throw_env", {})).ok).toBe(false);
     await host.close();
     const audit = readFileSync(path.join(cwd, ".agent", "audit.jsonl"), "utf8");
-    const log = readFileSync(path.join(cwd, ".agent", "logs", "mcp-sec.log"), "utf8");
+    // The project had no .agent/ when the host set up: the server's log is in the user's state folder.
+    const log = readFileSync(userMcpLog(cwd, "sec"), "utf8");
     expect(audit).toContain("[REDACTED:mcpServers.sec.env.SOME_NAME]");
     expect(log).toContain("echo-env: SOME_NAME=[REDACTED:mcpServers.sec.env.SOME_NAME]");
     expect(audit).not.toContain(SECRET);
@@ -94,6 +96,8 @@ describe("secrets given to a server", () => {
       config.stderr,
       get.stdout,
       readFileSync(path.join(p.dir, ".agent", "audit.jsonl"), "utf8"),
+      // The first call set up before its audit log made .agent/ (its log is in the user's state folder); the later ones in .agent/.
+      readFileSync(userMcpLog(p.dir, "sec"), "utf8"),
       readFileSync(path.join(p.dir, ".agent", "logs", "mcp-sec.log"), "utf8"),
     ].join("\n");
     expect(records).not.toContain(SECRET);
