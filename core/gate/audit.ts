@@ -10,7 +10,7 @@
  * a start with no outcome. While the sink cannot write, calls are refused (`refusal`) unless
  * `audit.onError` is "warn".
  */
-import { appendAuditFile, isoNow, type AuditFileRecord } from "../../kit/audit-file.js";
+import { appendAuditFile, isoNow, type AuditFileOptions, type AuditFileRecord } from "../../kit/audit-file.js";
 import { errorMessage } from "../../kit/errors.js";
 import type { AuditKind } from "../types.js";
 
@@ -50,12 +50,10 @@ export interface AuditSink {
 const unwritten = new Set<AuditLog>();
 let exitHook = false;
 
-export interface AuditOptions {
+/** For a log given as a file, its rotation too (kit/audit-file.ts). */
+export interface AuditOptions extends AuditFileOptions {
   /** A log that cannot be written refuses calls (`refusal`); false: they run unrecorded, with one warning. */
   failClosed?: boolean;
-  /** For a log given as a file: rotation (kit/audit-file.ts). */
-  maxBytes?: number;
-  keep?: number;
 }
 
 /** How often a failing log is tried again when a call asks (a disk that filled up may have room again). */

@@ -6,14 +6,12 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
-import type { AuditLog, AuditRecord } from "./audit.js";
+import type { AuditRecord } from "./audit.js";
 import { errorMessage } from "../../kit/errors.js";
 import { plainCopy } from "../../kit/freeze.js";
 import { isThenable } from "../../kit/thenable.js";
-import type { RawHooks } from "../hooks/hooks.js";
 import { capOutput, type Capped } from "../../kit/text/output.js";
-import type { PermissionRules } from "../../kit/rules/parse.js";
-import { Permissions, sameSubjects, type Permit } from "./permit.js";
+import { Permissions, sameSubjects, type Permit, type PermitDeps } from "./permit.js";
 import { CallState, CONTEXT_ACCESSORS, expireCall, RUN, RunningCall } from "./running-call.js";
 import { validateInput, validatorOf, type ToolEntry } from "../registry/registry.js";
 import { nearestToolNames } from "../../kit/text/suggest.js";
@@ -33,24 +31,16 @@ import type {
   ToolCallContext,
   ToolResult,
   ToolReturn,
-  Workspace,
 } from "../types.js";
 
-export interface GateDeps {
+/** What the gate needs besides what its permission step does. */
+export interface GateDeps extends PermitDeps {
   tools: Map<string, ToolEntry>;
-  hooks: RawHooks;
-  audit: AuditLog;
-  workspace: Workspace;
-  sessionId: string;
   processes: ProcessTracker;
   /** The logger of the plugin that registered a tool. */
   logFor(plugin: string): Logger;
-  emit(event: AgentEvent): void;
   /** False when an event would reach nobody: the gate then skips building it. */
   listening?(type?: AgentEventType): boolean;
-  rules: PermissionRules;
-  /** Where to tell the user to add a rule. */
-  configFileHint: string;
   defaults: { timeoutMs: number; maxOutputBytes: number };
   /** Config `env`: what tools add to the environment of the processes they start. */
   env: Readonly<Record<string, string>>;

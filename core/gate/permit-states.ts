@@ -5,9 +5,8 @@
  * `permissionRequest` handler only leaves the question to the user.
  */
 import { freezeCopy, plainCopy } from "../../kit/freeze.js";
-import type { PermissionCheck, PermissionPromptInfo } from "../hooks/hook-types.js";
+import type { Collector, FailingCollector, PermissionCheck, PermissionPromptInfo } from "../hooks/hook-types.js";
 import { describeValue } from "../hooks/hook-adapters.js";
-import type { Collector, FailingCollector } from "../hooks/hook-types.js";
 import type { ToolEntry } from "../registry/registry.js";
 import type { CallAgentInfo, PermissionMode } from "../types.js";
 import type { Verdicts } from "./permissions.js";
