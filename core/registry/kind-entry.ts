@@ -27,25 +27,25 @@ export interface RegistrarParts {
   reject(plugin: string, what: string, r: Rejection): void;
 }
 
-export interface KindOptions<Def, E extends Entry<unknown>, Registrar> {
+export interface KindOptions<Def, E extends Entry<unknown>, R> {
   /** The registration gate's check: why `def` is refused, or undefined. */
   check(def: unknown, held: Holders): Rejection | undefined;
   /** The entry for a definition the check accepted (or a late refusal, e.g. a schema that cannot be converted). */
   entry(def: Def, plugin: string, env: KindEnv): E | Rejection;
   /** The plugin's registrar, from the base one (`base` as it is, for most kinds). */
-  registrar(base: BaseRegistrar<Def>, plugin: string, parts: RegistrarParts): Registrar;
+  registrar(base: BaseRegistrar<Def>, plugin: string, parts: RegistrarParts): R;
   /** A name another plugin registered first is a warning (the first one wins), not a failed registration. */
   clashIsWarning?: boolean;
 }
 
 /** One registration kind. `types` exists only for the compiler: it carries the kind's types. */
-export class KindSpec<Def, E extends Entry<unknown>, Registrar extends BaseRegistrar<Def>> {
-  declare readonly types: { def: Def; entry: E; view: E["view"]; registrar: Registrar };
-  readonly check: KindOptions<Def, E, Registrar>["check"];
-  readonly entry: KindOptions<Def, E, Registrar>["entry"];
-  readonly registrar: KindOptions<Def, E, Registrar>["registrar"];
+export class KindSpec<Def, E extends Entry<unknown>, R extends BaseRegistrar<Def>> {
+  declare readonly types: { def: Def; entry: E; view: E["view"]; registrar: R };
+  readonly check: KindOptions<Def, E, R>["check"];
+  readonly entry: KindOptions<Def, E, R>["entry"];
+  readonly registrar: KindOptions<Def, E, R>["registrar"];
   readonly clashIsWarning: boolean;
-  constructor(options: KindOptions<Def, E, Registrar>) {
+  constructor(options: KindOptions<Def, E, R>) {
     this.check = options.check;
     this.entry = options.entry;
     this.registrar = options.registrar;
