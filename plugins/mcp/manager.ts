@@ -22,7 +22,7 @@ import { McpSkills } from "./skills/server-skills.js";
 import { descriptors, mentionsTooManyFiles, tooManyFilesReason } from "./transport/descriptors.js";
 import { REMOTE_COST, STDIO_COST, StartQueue } from "./transport/start-queue.js";
 import type { McpServerStatus } from "./status.js";
-import { cacheDir, cacheKey, knownEra, readCachedTools, writeCachedTools, type CachedTools } from "./tool-cache.js";
+import { cacheDir, cacheKey, cacheReadDirs, knownEra, readCachedTools, writeCachedTools, type CachedTools } from "./tool-cache.js";
 
 type Def = { description: string; inputSchema?: unknown; risk?: string; timeoutMs?: number; maxOutputBytes?: number; argumentHint?: string };
 /** Registry name → the definition registered under it (compared by signature only when a list is read again). */
@@ -70,6 +70,7 @@ export class McpManager implements ConnectionListener {
    */
   private readonly cached = new Map<string, CachedTools | null>();
   private readonly cacheDir: string;
+  private readonly cacheReadDirs: string[];
   private readonly primed = new Set<string>();
   readonly authEnv: AuthEnv;
   /** What servers ask of the client (sampling, roots, elicitation) and the logins (`agent mcp login`, `/mcp login`). */
@@ -96,10 +97,11 @@ export class McpManager implements ConnectionListener {
     this.connections = servers.map((s) => new McpConnection(s, ctx.workspace.root, this, this.requests, ctx.processes, this.authEnv));
     this.skills = new McpSkills(ctx, this.connections, (c) => this.resourceTools.get(c.name));
     this.cacheDir = cacheDir(ctx.workspace.root);
+    this.cacheReadDirs = cacheReadDirs(ctx.workspace.root);
   }
 
   private cache(c: McpConnection): CachedTools | undefined {
-    if (!this.cached.has(c.name)) this.cached.set(c.name, readCachedTools(this.cacheDir, c.config, cacheKey(c.config, this.ctx.workspace.root)) ?? null);
+    if (!this.cached.has(c.name)) this.cached.set(c.name, readCachedTools(this.cacheReadDirs, c.config, cacheKey(c.config, this.ctx.workspace.root)) ?? null);
     return this.cached.get(c.name) ?? undefined;
   }
 

@@ -40,6 +40,21 @@ export type ProtocolEra = "modern" | "legacy";
  */
 export function cacheDir(projectRoot: string): string {
   if (existsSync(path.join(projectRoot, ".agent"))) return path.join(projectRoot, ".agent", "cache", "mcp");
+  return userCacheFolder(projectRoot);
+}
+
+/**
+ * Where an entry may be read from: `cacheDir`, then the user's folder when that is `.agent/` (the first command in
+ * a folder wrote there before its audit log created `.agent/`: what it learnt, e.g. that a server speaks only the
+ * 2025 handshake, is not lost to the next command).
+ */
+export function cacheReadDirs(projectRoot: string): string[] {
+  const dir = cacheDir(projectRoot);
+  const user = userCacheFolder(projectRoot);
+  return dir === user ? [dir] : [dir, user];
+}
+
+function userCacheFolder(projectRoot: string): string {
   return path.join(userCacheDir(), "mcp", projectFolderName(projectRoot));
 }
 
@@ -83,7 +98,15 @@ export function cacheKey(config: ServerConfig, root: string): string {
 }
 
 /** The cached list for this exact server, or undefined (none, another key, unreadable: all mean "ask the server"). */
-export function readCachedTools(dir: string, config: ServerConfig, key: string): CachedTools | undefined {
+export function readCachedTools(dirs: string | readonly string[], config: ServerConfig, key: string): CachedTools | undefined {
+  for (const dir of typeof dirs === "string" ? [dirs] : dirs) {
+    const entry = readEntry(dir, config, key);
+    if (entry) return entry;
+  }
+  return undefined;
+}
+
+function readEntry(dir: string, config: ServerConfig, key: string): CachedTools | undefined {
   try {
     const data = JSON.parse(readFileSync(cacheFile(dir, config.name), "utf8")) as Partial<CachedTools>;
     if (data.key !== key || !Array.isArray(data.tools)) return undefined;
