@@ -54,6 +54,8 @@ export default defineConfig({
     // machine (npm run test:loaded) real servers and processes take several times as long. Speed is bench/'s.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // SUITE_CPU_LOG=<file>: each file's CPU seconds, children included (tests/helpers/cpu-log.ts).
+    setupFiles: process.env.SUITE_CPU_LOG ? ["tests/helpers/cpu-log.ts"] : [],
     pool: "forks",
     maxWorkers: 2,
     sequence: { sequencer: LongFilesFirst },
