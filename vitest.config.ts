@@ -33,27 +33,33 @@ const LONG_FILES = [
 delete process.env.NODE_EXTRA_CA_CERTS;
 
 /**
- * Files that share a worker process (`isolate: false`): each file in its own process costs ~0.4 s of CPU to start
- * the fork, and ~0.5 s more to load the kernel and plugins again through vitest's module runner; these 87 files ran
- * in 192 s of CPU isolated and 115 s sharing (2026-12-07). Only files that leave the process as they found it: no
- * vi.mock/spyOn/stubEnv, no process.env, cwd, umask or process listeners of their own, nothing on globalThis (they
- * may start servers and processes). A new file runs isolated until it is added here; a file that changes the
- * process must not be.
+ * Files that share a worker process (`isolate: false`): a file in a process of its own costs ~0.4 s of CPU to start
+ * the fork and ~0.5 s more to load the kernel and plugins again through vitest's module runner. 87 of these files
+ * ran in 192 s of CPU isolated and 115 s sharing, the other 49 in 273 s and 238 s (2026-12-07). Only files that
+ * leave the process as they found it: no vi.mock/spyOn/stubEnv, no process.env (but HOME put back), cwd, umask or
+ * process listeners of their own, nothing on globalThis; they may start servers and processes. Named one by one:
+ * a new file runs isolated until it is added here, and a file that changes the process must not be.
  */
 const SHARED_WORKER_FILES = [
+  "tests/cli/{answer-pty,audit,bare-model,claude-project,command-model,first-day-pty,hostile-plugins,interactive,long-session,permission-prompt-reason,plugin-add-registry,plugin-cli,plugin-self-resolution,printable-output,prompt-escapes,sessions-model,signal-exit-codes,subagent-lines,trust-grants,trust-interactive,trust-sandbox}.test.ts",
+  "tests/core/{agent-host-imports,agents-kind,array-bulk,ask-user,atomic-write,audit-faults,audit-sink,audit-write-ahead,bare-model-names,call-agent,call-depth,compaction,config-source,context-hooks,detached-run,event-types,exact-rules,glob,hooks,hostile-plugins,local-settings,locked-update,loop-mcp,loop,model-names,no-sandbox,output,permission-hooks,plugin-isolation,plugin-packages,provider-errors,provider-models,registry,schema,session-hooks,sessions,setup-bound,shell-rules,shell,stale-temps,suggest,system-prompt-hook,tap-order,text-helpers,tool-names,tool-sources,trace-context,workspace,yaml}.test.ts",
   "tests/engines.test.ts",
-  "tests/skills/*.test.ts",
-  "tests/cli/{permission-prompt-reason,printable-output,prompt-escapes,subagent-lines}.test.ts",
-  "tests/core/{agent-host-imports,agents-kind,array-bulk,ask-user,atomic-write,audit-sink,bare-model-names,call-agent,config-source,context-hooks,detached-run,event-types,exact-rules,glob,hooks,hostile-plugins,model-names,no-sandbox,output,permission-hooks,plugin-packages,provider-errors,provider-models,registry,schema,session-hooks,shell-rules,shell,suggest,system-prompt-hook,tap-order,text-helpers,tool-names,tool-sources,trace-context,workspace,yaml}.test.ts",
-  "tests/plugins/agents/{runs,task}.test.ts",
-  "tests/plugins/claude-plugins/pinning.test.ts",
-  "tests/plugins/hooks/*.test.ts",
-  "tests/plugins/markdown-commands/{arguments,discovery,expand,grants}.test.ts",
-  "tests/plugins/mcp/{bad-servers,calls,cli,config,connect-failures,content,fast-checks,hostile-frames,naming,oauth-browser,orphans,own-origin-issuer,risk,schemas-2020,scope,server-claims,skills,x-mcp-header}.test.ts",
-  "tests/plugins/skills/{catalog,skills}.test.ts",
-  "tests/plugins/tool-search/select.test.ts",
-  "tests/plugins/tools/{atomic-writes,file-encodings,ignore,path-escapes,run-command-caps,shell-evasions,tools}.test.ts",
+  "tests/plugins/acp/acp.test.ts",
+  "tests/plugins/agents/{definitions,runs,task}.test.ts",
+  "tests/plugins/claude-plugins/{load,npm-and-options,pinning}.test.ts",
+  "tests/plugins/commands/commands.test.ts",
+  "tests/plugins/hooks/{decisions,fail-closed-json,failures,sandboxed,security,session-events,tool-events}.test.ts",
+  "tests/plugins/instructions/cli.test.ts",
+  "tests/plugins/markdown-commands/{arguments,cli,discovery,expand,grants}.test.ts",
+  "tests/plugins/mcp-serve/serve.test.ts",
+  "tests/plugins/mcp/{bad-servers,calls,cli-signals,cli,config,connect-failures,content,defects,fast-checks,hostile-frames,naming,oauth-browser,orphans,own-origin-issuer,risk,schemas-2020,scope,server-claims,skills,stdio-transport,x-mcp-header}.test.ts",
+  "tests/plugins/skills/{catalog,cli,lenient,skills}.test.ts",
+  "tests/plugins/telemetry/telemetry.test.ts",
+  "tests/plugins/tool-search/{search,select}.test.ts",
+  "tests/plugins/tools/{atomic-writes,file-encodings,ignore,kill-mid-edit,path-escapes,path-races,protected-writes,read-only-commands,run-command-caps,shell-evasions,tools}.test.ts",
   "tests/sandbox/{network-hosts,policy}.test.ts",
+  "tests/skills/bundled.test.ts",
+  "tests/types/fresh-project.test.ts",
 ];
 
 class LongFilesFirst extends BaseSequencer {
