@@ -43,6 +43,7 @@ export type ToolReturn =
 
 export type { TrackableProcess, ProcessTracker } from "../kit/processes.js";
 import type { ProcessTracker } from "../kit/processes.js";
+import type { DeclaredWrite } from "../kit/fs/protected-paths.js";
 
 /** Passed to a tool's `run`. */
 export interface ToolCallContext {
@@ -245,27 +246,8 @@ export interface WritesContext {
   readonly workspace: Workspace;
 }
 
-/** A file a call would write, as a tool tells the gate (see `ToolDefinition.writes`). */
-export interface FileWrite {
-  /** The file: absolute, or relative to `cwd`. */
-  path: string;
-  /** The folder a relative `path` is taken from: absolute, or relative to the project root (default: the root). */
-  cwd?: string;
-  /**
-   * The permission subject (one of the call's `permissionSubject`s) this write belongs to: an allow rule
-   * must name exactly it to allow the write without asking. Default: `path` as a path subject.
-   */
-  subject?: string;
-  /**
-   * For a `package.json`: false when the write leaves its `agent` key as it is (then it is an ordinary
-   * write; `changesAgentKey(before, after)` tells). Absent: taken to change it.
-   */
-  changesAgentKey?: boolean;
-  /** Where it writes is only known when it runs (a variable, a glob): judged as a protected write. */
-  uncertain?: boolean;
-  /** It removes or replaces `path` with everything under it (`rm -r`, `mv`): protected when anything protected is inside. */
-  tree?: boolean;
-}
+/** A file a call would write, as a tool tells the gate (see `ToolDefinition.writes`); its fields are kit's `DeclaredWrite`. */
+export interface FileWrite extends DeclaredWrite {}
 
 /**
  * A definition as the registry shows it: its data, read-only (lists too), with `source` always set and the

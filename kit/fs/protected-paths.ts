@@ -37,13 +37,25 @@ export interface ProtectedPlaces {
   userDirs: readonly { dir: string; why: string }[];
 }
 
-/** A file a call would write, as a tool declares it (the kernel's `FileWrite`; see its fields there). */
+/** A file a call would write, as a tool declares it (the contract's `FileWrite` is this shape). */
 export interface DeclaredWrite {
+  /** The file: absolute, or relative to `cwd`. */
   path: string;
+  /** The folder a relative `path` is taken from: absolute, or relative to the project root (default: the root). */
   cwd?: string;
+  /**
+   * The permission subject (one of the call's `permissionSubject`s) this write belongs to: an allow rule
+   * must name exactly it to allow the write without asking. Default: `path` as a path subject.
+   */
   subject?: string;
+  /**
+   * For a `package.json`: false when the write leaves its `agent` key as it is (then it is an ordinary
+   * write; `changesAgentKey(before, after)` tells). Absent: taken to change it.
+   */
   changesAgentKey?: boolean;
+  /** Where it writes is only known when it runs (a variable, a glob): judged as a protected write. */
   uncertain?: boolean;
+  /** It removes or replaces `path` with everything under it (`rm -r`, `mv`): protected when anything protected is inside. */
   tree?: boolean;
 }
 
