@@ -136,7 +136,10 @@ export class Permissions {
   /** `permission` handlers vote (and may rewrite) first; the rules then decide on the final input. */
   private async permitWithHooks(tool: ToolEntry, input: unknown, callId: string, signal: AbortSignal | undefined): Promise<Permit> {
     const state = new PermissionState(tool, input, callId, this.deps.sessionId, this.verdicts.mode, this.verdicts, signal, this.agents.get(callId));
-    await this.deps.hooks.permission.promise(state);
+    // The kernel's own look at the call (its subjects and verdict: a shell command's parser loads on first
+    // use) is done before the handlers' pluginTimeouts.callMs starts: on a loaded machine it alone could
+    // use that bound up, and a hook stopped at its own timeout within it would count as the plugin failing.
+    await state.view().catch(() => undefined).then(() => this.deps.hooks.permission.promise(state));
     let args = input;
     let subjects: Subjects;
     if (state.rewrittenBy) {

@@ -66,6 +66,7 @@ export class Dispatcher {
     const handlers = this.matching(event, o);
     const combined: Combined = { contexts: [], ran: handlers.length };
     if (!handlers.length) return combined;
+    const since = performance.now();
     const root = this.ctx.workspace.root;
     const sessionId = o.sessionId ?? this.ctx.host.sessionId;
     const stdin = JSON.stringify({
@@ -79,7 +80,7 @@ export class Dispatcher {
     const env = { ...process.env, ...this.ctx.config.env, CLAUDE_PROJECT_DIR: root, AGENT_PROJECT_DIR: root };
     const runOne = async (h: Handler): Promise<Meaning> => {
       const timeoutMs = this.timeoutFor(event, h);
-      const run = await runCommandHook({ command: h.command, args: h.args, cwd: root, env: h.env ? { ...env, ...h.env } : env, stdin, timeoutMs, processes: this.ctx.processes, signal: h.async ? undefined : o.signal, ...(this.ctx.sandbox.hooks ? { sandbox: this.ctx.sandbox } : {}) });
+      const run = await runCommandHook({ command: h.command, args: h.args, cwd: root, env: h.env ? { ...env, ...h.env } : env, stdin, timeoutMs, since, processes: this.ctx.processes, signal: h.async ? undefined : o.signal, ...(this.ctx.sandbox.hooks ? { sandbox: this.ctx.sandbox } : {}) });
       const meaning = this.settle(event, h, interpret(event, run, timeoutMs));
       this.ctx.audit({
         kind: "hook",

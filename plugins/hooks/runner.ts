@@ -36,6 +36,12 @@ export interface RunSpec {
   env: NodeJS.ProcessEnv;
   stdin: string;
   timeoutMs: number;
+  /**
+   * When (performance.now()) the timeout starts counting; default: now. The dispatcher's start, so what it
+   * does before the spawn (the transcript, a sandbox, the spawn itself, slow on a loaded machine) is
+   * within the timeout, which must end within the host's bound on the handler waiting for it.
+   */
+  since?: number;
   processes: ProcessTracker;
   signal?: AbortSignal;
   /** Run it inside this sandbox (config `sandbox.hooks`); absent: as it is. */
@@ -127,7 +133,7 @@ function spawnHook(spec: RunSpec, run: { file: string; args: string[]; cwd: stri
       timedOut = true;
       stopGroup();
       finish({});
-    }, spec.timeoutMs);
+    }, Math.max(0, spec.timeoutMs - (performance.now() - (spec.since ?? started))));
     const onAbort = () => {
       aborted = true;
       stopGroup();

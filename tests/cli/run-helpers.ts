@@ -11,6 +11,13 @@ import { REPO, startFake, tempDir, type FakeServer, type Turn } from "../core/lo
 
 export const CLI = path.join(REPO, "dist", "cli.js");
 
+/**
+ * Config `tools` for a test whose first model request must carry an MCP server's tools: that request
+ * waits for the server's own outcome (connected, or failed at its 30 s connectTimeout), not the 3 s
+ * `tools.loadWaitMs` a user gets, which a server starting on a loaded machine overruns.
+ */
+export const WAIT_FOR_SERVERS = { loadWaitMs: 60_000 };
+
 export function assertBuilt(): void {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "npm run build" before these tests.`);
 }

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { CLI, assertBuilt, cleanEnv, fakeOpenAiProject } from "../../cli/run-helpers.js";
+import { CLI, WAIT_FOR_SERVERS, assertBuilt, cleanEnv, fakeOpenAiProject } from "../../cli/run-helpers.js";
 import { REPO_ROOT as REPO } from "../../helpers/paths.js";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -205,7 +205,7 @@ describe("agent acp", () => {
     const memory = path.join(REPO, "node_modules/@modelcontextprotocol/server-memory/dist/index.js");
     const { srv, project } = await fakeOpenAiProject(
       [{ toolCalls: [{ id: "call_m1", name: "mcp__mem__read_graph", arguments: {} }] }, { text: "The graph is empty." }],
-      { model: "openai:gpt-fake", permissions: { allow: ["mcp__mem__read_graph"] } },
+      { model: "openai:gpt-fake", permissions: { allow: ["mcp__mem__read_graph"] }, tools: WAIT_FOR_SERVERS },
     );
     const c = acpClient(project.dir, project.dir);
     await c.request("initialize", { protocolVersion: 1, clientCapabilities: {} });

@@ -4,7 +4,7 @@
  * entries, become host skills named `<server>-<name>`; bad ones are reported and skipped, the rest and
  * the server's tools keep working, and changes of the resource list are followed.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Host, RegisteredSkill } from "../../../core/index.js";
@@ -104,12 +104,19 @@ describe("skills served by MCP servers (skill:// resources)", () => {
   });
 
   it("follows a change the server makes by itself, and a reconnect gives the restarted server's skills", async () => {
-    const host = await mcpHost({ docs: fixture("skills-server", "--change-after", "300") });
+    // The server changes its list, unasked, once this file exists: only after the test has seen the
+    // original list (a delay instead could run out before a loaded machine lists it at all).
+    const change = path.join(tempDir(), "change");
+    const host = await mcpHost({ docs: fixture("skills-server", "--change-when", change) });
+    expect(names(host, "docs")).toEqual(["docs-code-review", "docs-git-workflow"]);
+    writeFileSync(change, "");
     await waitFor(() => names(host, "docs").includes("docs-deploy"), "skill docs-deploy");
     expect(names(host, "docs")).toEqual(["docs-code-review", "docs-deploy"]);
-    // A fresh process has the original list again (and changes it 300 ms later).
+    // A fresh process has the original list again (and changes it again when told).
+    rmSync(change);
     expect(await host.commands.run("/mcp reconnect docs")).toMatchObject({ output: expect.stringContaining("reconnected") });
     await waitFor(() => names(host, "docs").includes("docs-git-workflow"), "skill docs-git-workflow after the reconnect");
+    writeFileSync(change, "");
     await waitFor(() => names(host, "docs").includes("docs-deploy"), "skill docs-deploy again");
   });
 

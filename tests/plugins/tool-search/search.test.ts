@@ -6,7 +6,7 @@
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { REPO, startFake, type FakeServer } from "../../core/loop-helpers.js";
-import { assertBuilt, cleanEnv, makeProject, runCli, type Project } from "../../cli/run-helpers.js";
+import { WAIT_FOR_SERVERS, assertBuilt, cleanEnv, makeProject, runCli, type Project } from "../../cli/run-helpers.js";
 
 beforeAll(assertBuilt);
 
@@ -34,6 +34,8 @@ async function setup(kind: "openai" | "anthropic", config: Record<string, unknow
     providers: { [kind]: { baseURL: srv.baseURL, apiKey: "test-key" } },
     mcpServers: { many: { command: process.execPath, args: [MANY] } },
     permissions: { mode: "bypass" },
+    // Every test here reads the first request, which must know the server's tools.
+    tools: WAIT_FOR_SERVERS,
     ...config,
   });
   return { dir: project.dir, env: cleanEnv({}, project.dir) };
@@ -87,6 +89,7 @@ test("calling a deferred tool that was never loaded gives a result saying how to
     providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } },
     mcpServers: { many: { command: process.execPath, args: [MANY] } },
     permissions: { mode: "bypass" },
+    tools: WAIT_FOR_SERVERS,
   });
   const r = await runCli(["run", "-p", "go"], { cwd: project.dir, env: cleanEnv({}, project.dir) });
   expect(r.code, r.stderr).toBe(0);
@@ -103,6 +106,7 @@ describe("loading many tools", () => {
       providers: { openai: { baseURL: srv.baseURL, apiKey: "test-key" } },
       mcpServers: { many: { command: process.execPath, args: [MANY] } },
       permissions: { mode: "bypass" },
+      tools: WAIT_FOR_SERVERS,
     });
     const r = await runCli(["run", "-p", "Load everything"], { cwd: project.dir, env: cleanEnv({}, project.dir) });
     expect(r.code, r.stderr).toBe(0);
