@@ -89,8 +89,8 @@ const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
 /**
  * The kernel's size, a ratchet: core/ may shrink, never grow. Issue 21 asked for at most 6,000 lines, counted as
  * lines of code (cloc's count: not blank, not only a comment; tests/helpers/code-lines.ts), so that documenting
- * the contract for plugin authors never costs budget and moving code is the only way down; 5,728 since
- * 2026-12-07 (8,470 lines with comments and blank lines). Sessions and
+ * the contract for plugin authors never costs budget and moving code is the only way down; 5,722 since
+ * 2026-12-07 (8,455 lines with comments and blank lines). Sessions and
  * compaction left (plugins/sessions/, plugins/compaction/), the OS sandbox left for sandbox/, the test host for
  * testing/, the model tables for the providers, the audit log's JSONL file for kit/audit-file.ts (the kernel keeps
  * the AuditSink interface, when records are stored and the refusal policy), Claude Code's settings for
@@ -112,7 +112,7 @@ const ALLOWED_LONG_FUNCTIONS: Record<string, number> = {
  * data-entry builder for every registration kind.
  * Lower this number when code leaves.
  */
-const KERNEL_LINE_BUDGET = 5_728;
+const KERNEL_LINE_BUDGET = 5_722;
 const FOLDER_FILE_BUDGET = 15;
 const CONTRACT_NAME_BUDGET = 120;
 
